@@ -1,0 +1,582 @@
+//! FEN for every board: multi-digit empty runs, holes, neutral pieces, per-piece state and a
+//! reserve. `docs/fen.md` is the reference for the format.
+//!
+//! Parsing has two steps (parse, don't validate): [`Setup::parse`] turns text into a typed
+//! [`Setup`] or a [`FenError`] that names the fault; `Position::from_setup` then checks the rules.
+
+use super::position::{Position, PositionError};
+use super::state::{PieceFlags, PieceState, Reserve, Spell, SpellKind};
+use crate::core::{Bitboard, Color, Piece, Square, MAX_KINDS};
+use crate::rules::Rules;
+use std::fmt;
+
+/// A parsed FEN, not yet checked against the rules of play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Pieces with their state and whether the FEN marks them as having moved (`{m}`).
+    pub pieces: Vec<(Square, Piece, PieceState, bool)>,
+    /// Pieces in reserve.
+    pub reserve: Reserve,
+    /// Side to move.
+    pub turn: Color,
+    /// Castling field: `K`/`Q`-style letters or file letters, in their colour's case.
+    pub castling: Vec<char>,
+    /// En-passant target squares.
+    pub ep: Vec<Square>,
+    /// Halfmove clock.
+    pub halfmove: u16,
+    /// Fullmove number.
+    pub fullmove: u16,
+    /// Explicit game ply (seventh field), for turn schedules with third-party turns.
+    pub ply: Option<u16>,
+}
+
+/// What is wrong with a FEN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// Nothing to parse.
+    Empty,
+    /// More fields than the format has.
+    TooManyFields(usize),
+    /// The board has a different number of ranks.
+    RankCount { found: usize, expected: u8 },
+    /// A rank (numbered as on the board, from 1) has the wrong width.
+    RankWidth {
+        rank: u8,
+        found: usize,
+        expected: u8,
+    },
+    /// A letter that is no piece of this variant.
+    UnknownPiece { letter: char, known: String },
+    /// A character that has no meaning in the board field.
+    BadChar(char),
+    /// A piece or empty square where the board has a hole.
+    NotAHole(Square),
+    /// A hole mark where the board has a playable square.
+    HoleMark(Square),
+    /// A piece state that does not parse.
+    BadState(String),
+    /// The reserve does not parse.
+    BadReserve(String),
+    /// The side to move is not `w`, `b` or `n`.
+    BadTurn(String),
+    /// The castling field does not parse.
+    BadCastling(String),
+    /// The en-passant field does not parse.
+    BadEnPassant(String),
+    /// A counter is not a number in range.
+    BadNumber { field: &'static str, text: String },
+    /// The setup breaks a rule of the game.
+    Position(PositionError),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Empty => write!(f, "FEN is empty"),
+            FenError::TooManyFields(n) => write!(f, "FEN has {n} fields, at most 7 are allowed"),
+            FenError::RankCount { found, expected } => write!(f, "FEN has {found} ranks, the board has {expected}"),
+            FenError::RankWidth { rank, found, expected } => write!(f, "FEN rank {rank} has {found} files, the board has {expected}"),
+            FenError::UnknownPiece { letter, known } => write!(f, "FEN has piece letter '{letter}', which this variant does not have (it has {known})"),
+            FenError::BadChar(c) => write!(f, "FEN board has the character '{c}', which means nothing there"),
+            FenError::NotAHole(sq) => write!(f, "FEN puts a piece or an empty square on {sq}, which is a hole (write '*')"),
+            FenError::HoleMark(sq) => write!(f, "FEN marks {sq} as a hole, but it is a playable square"),
+            FenError::BadState(s) => write!(f, "FEN piece state '{{{s}}}' does not parse"),
+            FenError::BadReserve(s) => write!(f, "FEN reserve '[{s}]' does not parse"),
+            FenError::BadTurn(s) => write!(f, "FEN side to move is '{s}', expected w or b"),
+            FenError::BadCastling(s) => write!(f, "FEN castling field '{s}' does not parse"),
+            FenError::BadEnPassant(s) => write!(f, "FEN en-passant field '{s}' is not '-' or squares"),
+            FenError::BadNumber { field, text } => write!(f, "FEN {field} '{text}' is not a number in range"),
+            FenError::Position(e) => write!(f, "FEN position is illegal: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+impl From<PositionError> for FenError {
+    fn from(e: PositionError) -> Self {
+        FenError::Position(e)
+    }
+}
+
+fn parse_state(rules: &Rules, text: &str) -> Result<(PieceState, bool), FenError> {
+    let bad = || FenError::BadState(text.to_string());
+    let mut st = PieceState::default();
+    let mut moved = false;
+    for item in text.split(',').filter(|s| !s.is_empty()) {
+        let mut chars = item.chars();
+        let head = chars.next().ok_or_else(bad)?;
+        let rest = chars.as_str();
+        match head {
+            'm' if rest.is_empty() => moved = true,
+            'c' => st.counter = rest.parse().map_err(|_| bad())?,
+            'g' => st.link = rest.parse().map_err(|_| bad())?,
+            's' => {
+                let mut sc = rest.chars();
+                let kind = sc.next().and_then(SpellKind::from_letter).ok_or_else(bad)?;
+                let expires = sc
+                    .as_str()
+                    .strip_prefix('@')
+                    .ok_or_else(bad)?
+                    .parse()
+                    .map_err(|_| bad())?;
+                st.spell = Some(Spell { kind, expires });
+            }
+            'a' => {
+                let (color, letter) = match rest.strip_prefix('_') {
+                    Some(r) => (Color::Neutral, r),
+                    None => (
+                        if rest.chars().next().is_some_and(|c| c.is_ascii_lowercase()) {
+                            Color::Black
+                        } else {
+                            Color::White
+                        },
+                        rest,
+                    ),
+                };
+                let mut lc = letter.chars();
+                let l = lc.next().ok_or_else(bad)?;
+                if !lc.as_str().is_empty() {
+                    return Err(bad());
+                }
+                let kind = rules.kind_by_letter(l).ok_or_else(bad)?;
+                st.attached = Piece::new(color, kind);
+            }
+            c if rest.is_empty() => {
+                let flag = PieceFlags::LETTERS
+                    .iter()
+                    .find(|(_, l)| *l == c)
+                    .ok_or_else(bad)?
+                    .0;
+                st.flags.insert(flag);
+            }
+            _ => return Err(bad()),
+        }
+    }
+    Ok((st, moved))
+}
+
+fn write_state(rules: &Rules, st: &PieceState, moved: bool) -> String {
+    let mut items: Vec<String> = Vec::new();
+    if moved {
+        items.push("m".into());
+    }
+    if st.counter != 0 {
+        items.push(format!("c{}", st.counter));
+    }
+    for (flag, l) in PieceFlags::LETTERS {
+        if st.flags.contains(flag) {
+            items.push(l.to_string());
+        }
+    }
+    if let Some(sp) = st.spell {
+        items.push(format!("s{}@{}", sp.kind.letter(), sp.expires));
+    }
+    if st.attached.is_some() {
+        let p = st.attached;
+        let prefix = if p.color() == Color::Neutral { "_" } else { "" };
+        items.push(format!("a{prefix}{}", rules.letter(p.kind(), p.color())));
+    }
+    if st.link != 0 {
+        items.push(format!("g{}", st.link));
+    }
+    if items.is_empty() {
+        String::new()
+    } else {
+        format!("{{{}}}", items.join(","))
+    }
+}
+
+fn known_letters(rules: &Rules) -> String {
+    rules.kinds.iter().map(|k| k.spec.letter).collect()
+}
+
+/// Reads a piece at the front of `chars`: an optional `_` (neutral) and a letter.
+fn parse_piece(
+    rules: &Rules,
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+) -> Result<Piece, FenError> {
+    let neutral = chars.peek() == Some(&'_');
+    if neutral {
+        chars.next();
+    }
+    let c = chars.next().ok_or(FenError::BadChar('_'))?;
+    if !c.is_ascii_alphabetic() {
+        return Err(FenError::BadChar(c));
+    }
+    let kind = rules
+        .kind_by_letter(c)
+        .ok_or_else(|| FenError::UnknownPiece {
+            letter: c,
+            known: known_letters(rules),
+        })?;
+    let color = if neutral {
+        Color::Neutral
+    } else if c.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    Ok(Piece::new(color, kind))
+}
+
+fn parse_number(field: &'static str, text: &str) -> Result<u16, FenError> {
+    text.parse().map_err(|_| FenError::BadNumber {
+        field,
+        text: text.to_string(),
+    })
+}
+
+impl Setup {
+    /// Parses a FEN for the board and pieces of `rules`.
+    pub fn parse(rules: &Rules, fen: &str) -> Result<Setup, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(FenError::Empty);
+        }
+        if fields.len() > 7 {
+            return Err(FenError::TooManyFields(fields.len()));
+        }
+        let geo = rules.geometry();
+        let (board_text, reserve_text) = match fields[0].find('[') {
+            Some(i) => {
+                let r = &fields[0][i + 1..];
+                let r = r
+                    .strip_suffix(']')
+                    .ok_or_else(|| FenError::BadReserve(r.to_string()))?;
+                (&fields[0][..i], Some(r))
+            }
+            None => (fields[0], None),
+        };
+        let rows: Vec<&str> = board_text.split('/').collect();
+        if rows.len() != geo.ranks() as usize {
+            return Err(FenError::RankCount {
+                found: rows.len(),
+                expected: geo.ranks(),
+            });
+        }
+        let mut pieces = Vec::new();
+        for (i, row) in rows.iter().enumerate() {
+            let rank = geo.ranks() - 1 - i as u8;
+            let mut file: usize = 0;
+            let mut chars = row.chars().peekable();
+            let width_err = |found| FenError::RankWidth {
+                rank: rank + 1,
+                found,
+                expected: geo.files(),
+            };
+            while let Some(&c) = chars.peek() {
+                if c.is_ascii_digit() {
+                    let mut n: usize = 0;
+                    while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                        n = n.saturating_mul(10).saturating_add(d as usize);
+                        chars.next();
+                    }
+                    for f in file..file.saturating_add(n).min(geo.files() as usize) {
+                        let sq = Square::new(f as u8, rank).expect("inside");
+                        if !geo.contains(sq) {
+                            return Err(FenError::NotAHole(sq));
+                        }
+                    }
+                    file = file.saturating_add(n);
+                    continue;
+                }
+                if c == '*' {
+                    chars.next();
+                    if let Some(sq) = Square::new(file.min(255) as u8, rank)
+                        .filter(|_| file < geo.files() as usize)
+                    {
+                        if geo.contains(sq) {
+                            return Err(FenError::HoleMark(sq));
+                        }
+                    }
+                    file += 1;
+                    continue;
+                }
+                let piece = parse_piece(rules, &mut chars)?;
+                let (state, moved) = if chars.peek() == Some(&'{') {
+                    chars.next();
+                    let body: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                    parse_state(rules, &body)?
+                } else {
+                    (PieceState::default(), false)
+                };
+                if file >= geo.files() as usize {
+                    return Err(width_err(
+                        file + 1 + chars.clone().filter(|c| c.is_ascii_alphabetic()).count(),
+                    ));
+                }
+                let sq = Square::new(file as u8, rank).expect("inside");
+                if !geo.contains(sq) {
+                    return Err(FenError::NotAHole(sq));
+                }
+                pieces.push((sq, piece, state, moved));
+                file += 1;
+            }
+            if file != geo.files() as usize {
+                return Err(width_err(file));
+            }
+        }
+        let mut reserve = Reserve::default();
+        if let Some(r) = reserve_text {
+            let mut chars = r.chars().peekable();
+            while chars.peek().is_some() {
+                let p = parse_piece(rules, &mut chars)
+                    .map_err(|_| FenError::BadReserve(r.to_string()))?;
+                let slot = &mut reserve.0[p.color().index()][p.kind().index()];
+                *slot = slot
+                    .checked_add(1)
+                    .ok_or_else(|| FenError::BadReserve(r.to_string()))?;
+            }
+        }
+        let turn = match fields.get(1).copied().unwrap_or("w") {
+            "w" => Color::White,
+            "b" => Color::Black,
+            "n" if rules.spec.schedule.third_party_every.is_some() => Color::Neutral,
+            other => return Err(FenError::BadTurn(other.to_string())),
+        };
+        let castling_text = fields.get(2).copied().unwrap_or("-");
+        let castling: Vec<char> = if castling_text == "-" {
+            Vec::new()
+        } else {
+            castling_text.chars().collect()
+        };
+        if castling.iter().any(|c| !c.is_ascii_alphabetic()) {
+            return Err(FenError::BadCastling(castling_text.to_string()));
+        }
+        let ep_text = fields.get(3).copied().unwrap_or("-");
+        let ep = if ep_text == "-" {
+            Vec::new()
+        } else {
+            parse_square_list(ep_text).ok_or_else(|| FenError::BadEnPassant(ep_text.to_string()))?
+        };
+        let halfmove = fields
+            .get(4)
+            .map_or(Ok(0), |t| parse_number("halfmove clock", t))?;
+        let fullmove = fields
+            .get(5)
+            .map_or(Ok(1), |t| parse_number("fullmove number", t))?;
+        if fullmove == 0 || fullmove > 10_000 {
+            return Err(FenError::BadNumber {
+                field: "fullmove number",
+                text: fullmove.to_string(),
+            });
+        }
+        let ply = fields.get(6).map(|t| parse_number("ply", t)).transpose()?;
+        Ok(Setup {
+            pieces,
+            reserve,
+            turn,
+            castling,
+            ep,
+            halfmove,
+            fullmove,
+            ply,
+        })
+    }
+}
+
+/// Squares written one after another (`e3`, `e3e4`, `a10b9`).
+fn parse_square_list(text: &str) -> Option<Vec<Square>> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        i += 1;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        out.push(Square::parse(&text[start..i])?);
+    }
+    Some(out)
+}
+
+impl Position {
+    /// Builds a position from a setup, checking what every variant requires: castling rights that
+    /// match the pieces, a believable en-passant square, and the royal-piece rules of `rules`.
+    /// Variants add their own checks in `Variant::validate`.
+    pub fn from_setup(rules: &Rules, setup: &Setup) -> Result<Position, FenError> {
+        let mut pos = Position::empty();
+        for &(sq, piece, state, moved) in &setup.pieces {
+            pos.put(piece, sq);
+            pos.set_state(sq, state)?;
+            // Castling kinds take their state from the castling field below.
+            let castles = rules.castling_kinds.contains(piece.kind());
+            if rules.tracks_moved.contains(piece.kind()) && (castles || !moved) {
+                pos.set_unmoved(sq, true);
+            }
+        }
+        for c in Color::ALL {
+            for k in 0..MAX_KINDS.min(rules.num_kinds()) {
+                let n = setup.reserve.0[c.index()][k];
+                if n > 0 {
+                    pos.set_reserve(c, crate::core::PieceKind(k as u8), n);
+                }
+            }
+        }
+        // Castling: pieces on castling squares are unmoved exactly when a granted right names them.
+        let mut castle_unmoved = Bitboard::EMPTY;
+        for &ch in &setup.castling {
+            let color = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let file = ch.to_ascii_lowercase() as u8;
+            let spec = rules.spec.castling.iter().find(|s| {
+                s.color == color
+                    && (s.letter == ch
+                        || (file >= b'a'
+                            && s.partner_from.file() == file - b'a'
+                            && !matches!(ch.to_ascii_uppercase(), 'K' | 'Q')))
+            });
+            let Some(spec) = spec else {
+                return Err(FenError::BadCastling(setup.castling.iter().collect()));
+            };
+            let holds = |sq: Square, kind| pos.piece_at(sq) == Piece::new(color, kind);
+            if !holds(spec.king_from, spec.king) || !holds(spec.partner_from, spec.partner) {
+                return Err(FenError::BadCastling(setup.castling.iter().collect()));
+            }
+            castle_unmoved.insert(spec.king_from);
+            castle_unmoved.insert(spec.partner_from);
+        }
+        for sq in pos.unmoved() {
+            if !rules.castling_kinds.contains(pos.piece_at(sq).kind()) {
+                continue;
+            }
+            if !castle_unmoved.contains(sq) {
+                pos.set_unmoved(sq, false);
+            }
+        }
+        let ply = setup
+            .ply
+            .unwrap_or(2 * (setup.fullmove - 1) + (setup.turn == Color::Black) as u16);
+        pos.set_turn(rules, setup.turn, ply);
+        pos.set_halfmove(setup.halfmove);
+        if !setup.ep.is_empty() {
+            set_ep_from_fen(rules, &mut pos, &setup.ep)?;
+        }
+        crate::movegen::validate_basic(rules, &pos)?;
+        Ok(pos)
+    }
+
+    /// Parses and checks a FEN.
+    pub fn from_fen(rules: &Rules, fen: &str) -> Result<Position, FenError> {
+        Position::from_setup(rules, &Setup::parse(rules, fen)?)
+    }
+
+    /// Writes the FEN of this position.
+    pub fn to_fen(&self, rules: &Rules) -> String {
+        let geo = rules.geometry();
+        let mut out = String::new();
+        for rank in (0..geo.ranks()).rev() {
+            let mut empty = 0;
+            for file in 0..geo.files() {
+                let sq = Square::new(file, rank).expect("inside");
+                let p = self.piece_at(sq);
+                if p.is_none() && geo.contains(sq) {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    out += &empty.to_string();
+                    empty = 0;
+                }
+                if !geo.contains(sq) {
+                    out.push('*');
+                    continue;
+                }
+                if p.color() == Color::Neutral {
+                    out.push('_');
+                }
+                out.push(rules.letter(p.kind(), p.color()));
+                let moved = rules.tracks_moved.contains(p.kind())
+                    && !rules.castling_kinds.contains(p.kind())
+                    && !self.unmoved().contains(sq);
+                out += &write_state(rules, &self.state(sq), moved);
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        if !self.reserve().is_empty() {
+            out.push('[');
+            for c in Color::ALL {
+                for (k, &n) in self.reserve().0[c.index()].iter().enumerate() {
+                    for _ in 0..n {
+                        if c == Color::Neutral {
+                            out.push('_');
+                        }
+                        out.push(rules.letter(crate::core::PieceKind(k as u8), c));
+                    }
+                }
+            }
+            out.push(']');
+        }
+        out.push(' ');
+        out.push(self.turn().fen_char());
+        out.push(' ');
+        let rights: String = rules
+            .spec
+            .castling
+            .iter()
+            .filter(|s| {
+                self.unmoved().contains(s.king_from) && self.unmoved().contains(s.partner_from)
+            })
+            .map(|s| s.letter)
+            .collect();
+        out += if rights.is_empty() { "-" } else { &rights };
+        out.push(' ');
+        if self.ep_targets().is_empty() {
+            out.push('-');
+        } else {
+            for sq in self.ep_targets() {
+                out += &sq.to_string();
+            }
+        }
+        out += &format!(" {} {}", self.halfmove_clock(), self.fullmove());
+        if rules.spec.schedule.third_party_every.is_some() {
+            out += &format!(" {}", self.ply());
+        }
+        out
+    }
+}
+
+/// Sets en passant from FEN squares: they must be empty, lie in a line directly behind an enemy
+/// piece that takes part in en passant, and the victim is that piece. A target no piece of the side
+/// to move could capture onto is dropped, as a move would not have set it either.
+fn set_ep_from_fen(rules: &Rules, pos: &mut Position, targets: &[Square]) -> Result<(), FenError> {
+    let mover = pos.turn();
+    let pusher = mover.opponent();
+    let forward: i8 = if pusher == Color::Black { -1 } else { 1 };
+    let far = if forward > 0 {
+        targets.iter().max()
+    } else {
+        targets.iter().min()
+    };
+    let far = *far.expect("non-empty");
+    let victim = far.offset(0, forward).filter(|&v| {
+        let p = pos.piece_at(v);
+        p.is_some() && p.color() == pusher && rules.en_passant.contains(p.kind())
+    });
+    let bad = |sq| FenError::Position(PositionError::BadEnPassant(sq));
+    let Some(victim) = victim else {
+        return Err(bad(far));
+    };
+    let mut bb = Bitboard::EMPTY;
+    for &t in targets {
+        if pos.piece_at(t).is_some() || t.file() != victim.file() {
+            return Err(bad(t));
+        }
+        bb.insert(t);
+    }
+    if crate::movegen::ep_capturable(rules, pos, mover, bb) {
+        pos.set_ep(bb, Some(victim));
+    }
+    Ok(())
+}

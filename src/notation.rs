@@ -1,0 +1,194 @@
+//! Square and move text for each protocol. One formatter and one parser per dialect:
+//!
+//! - UCI and the internal form number ranks from 1 (`a10` on a ten-rank board).
+//! - CECP on a board of exactly ten ranks numbers them from 0 (`a0`..`j9`), because XBoard
+//!   rejects `a10`; on other boards it matches UCI.
+//!
+//! Moves are parsed by formatting every legal move and comparing, so the text of any move kind
+//! parses back to exactly that move. `docs/protocol.md` lists the forms.
+
+use crate::board::Position;
+use crate::core::{Geometry, Move, MoveKind, MoveList, Square};
+use crate::rules::Rules;
+use crate::variants::Variant;
+use std::fmt;
+
+/// A protocol's way of writing squares and moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// UCI, the CLI and the docs.
+    Uci,
+    /// XBoard / CECP.
+    Cecp,
+}
+
+fn zero_based(geo: &Geometry, dialect: Dialect) -> bool {
+    dialect == Dialect::Cecp && geo.ranks() == 10
+}
+
+/// A square's text.
+pub fn square_text(geo: &Geometry, dialect: Dialect, sq: Square) -> String {
+    let rank = if zero_based(geo, dialect) {
+        sq.rank()
+    } else {
+        sq.rank() + 1
+    };
+    format!("{}{}", (b'a' + sq.file()) as char, rank)
+}
+
+/// Parses a square; it must be playable on `geo`.
+pub fn parse_square(geo: &Geometry, dialect: Dialect, text: &str) -> Option<Square> {
+    let mut chars = text.chars();
+    let f = chars.next()?;
+    if !f.is_ascii_lowercase() {
+        return None;
+    }
+    let digits = chars.as_str();
+    if digits.is_empty()
+        || digits.len() > 2
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || (digits.len() == 2 && digits.starts_with('0'))
+    {
+        return None;
+    }
+    let n: u8 = digits.parse().ok()?;
+    let rank = if zero_based(geo, dialect) {
+        n
+    } else {
+        n.checked_sub(1)?
+    };
+    Square::new(f as u8 - b'a', rank).filter(|&s| geo.contains(s))
+}
+
+/// A move's text.
+pub fn move_text(rules: &Rules, dialect: Dialect, m: Move) -> String {
+    let geo = rules.geometry();
+    let sq = |s: Square| square_text(geo, dialect, s);
+    let letter = |m: Move| {
+        m.piece()
+            .map(|k| rules.kinds[k.index()].spec.letter.to_ascii_lowercase())
+            .unwrap_or('?')
+    };
+    match m.kind() {
+        MoveKind::Normal
+        | MoveKind::EnPassant
+        | MoveKind::Castle
+        | MoveKind::Merge
+        | MoveKind::Nature => format!("{}{}", sq(m.from()), sq(m.to())),
+        MoveKind::Promotion | MoveKind::Switch => {
+            format!("{}{}{}", sq(m.from()), sq(m.to()), letter(m))
+        }
+        MoveKind::Drop => format!("{}@{}", letter(m).to_ascii_uppercase(), sq(m.to())),
+        MoveKind::Shot => format!(
+            "{}{},{}{}",
+            sq(m.from()),
+            sq(m.to()),
+            sq(m.to()),
+            sq(m.from())
+        ),
+        MoveKind::TwoLeg => {
+            let mid = m.aux().unwrap_or(m.to());
+            format!("{}{},{}{}", sq(m.from()), sq(mid), sq(mid), sq(m.to()))
+        }
+        MoveKind::Explode => format!("{}{}x", sq(m.from()), sq(m.to())),
+        MoveKind::ShieldShift => format!("{}{}s", sq(m.from()), sq(m.to())),
+        MoveKind::Pass => match dialect {
+            Dialect::Uci => "0000".to_string(),
+            Dialect::Cecp => "@@@@".to_string(),
+        },
+    }
+}
+
+/// Why a move text was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move in this notation.
+    Malformed(String),
+    /// A well-formed move that is not legal here.
+    Illegal(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Malformed(s) => write!(f, "'{s}' is not a move in coordinate notation"),
+            MoveError::Illegal(s) => write!(f, "'{s}' is not a legal move here"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Whether `text` has the shape of a move: squares, `@`, commas and a suffix letter.
+fn well_formed(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 16
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '@' || c == ',')
+}
+
+/// The legal move written as `text`.
+pub fn parse_move(
+    variant: &dyn Variant,
+    pos: &Position,
+    dialect: Dialect,
+    text: &str,
+) -> Result<Move, MoveError> {
+    if !well_formed(text) {
+        return Err(MoveError::Malformed(text.to_string()));
+    }
+    let mut moves = MoveList::new();
+    variant.legal_moves(pos, &mut moves);
+    let rules = variant.rules();
+    moves
+        .iter()
+        .copied()
+        .find(|&m| move_text(rules, dialect, m) == text)
+        .ok_or_else(|| MoveError::Illegal(text.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_both_ways_on_ten_ranks() {
+        let geo = Geometry::rectangle(10, 10).unwrap();
+        let a10 = Square::new(0, 9).unwrap();
+        assert_eq!(square_text(&geo, Dialect::Uci, a10), "a10");
+        assert_eq!(square_text(&geo, Dialect::Cecp, a10), "a9");
+        assert_eq!(
+            square_text(&geo, Dialect::Cecp, Square::new(9, 0).unwrap()),
+            "j0"
+        );
+        for sq in geo.board() {
+            for d in [Dialect::Uci, Dialect::Cecp] {
+                assert_eq!(parse_square(&geo, d, &square_text(&geo, d, sq)), Some(sq));
+            }
+        }
+        assert_eq!(
+            parse_square(&geo, Dialect::Cecp, "a10"),
+            None,
+            "XBoard has no rank 10 on ten ranks"
+        );
+        assert_eq!(parse_square(&geo, Dialect::Uci, "a0"), None);
+        assert_eq!(
+            parse_square(&geo, Dialect::Uci, "k1"),
+            None,
+            "file k is off a ten-file board"
+        );
+    }
+
+    #[test]
+    fn squares_both_ways_on_other_boards() {
+        let geo = Geometry::rectangle(12, 7).unwrap();
+        let l7 = Square::new(11, 6).unwrap();
+        for d in [Dialect::Uci, Dialect::Cecp] {
+            assert_eq!(square_text(&geo, d, l7), "l7");
+            assert_eq!(parse_square(&geo, d, "l7"), Some(l7));
+            assert_eq!(parse_square(&geo, d, "a0"), None);
+            assert_eq!(parse_square(&geo, d, "a8"), None);
+        }
+    }
+}

@@ -1,0 +1,374 @@
+//! Per-square tables compiled from the piece catalogue: leaps, lame leaps and ride directions for
+//! every (colour, kind, square), rays for sliding, and reverse tables for attack detection, so
+//! generation and attack detection read the same data and never disagree.
+//!
+//! Initial-square moves (`i`) are baked into the tables of the squares where they apply, so the
+//! generator never tests a condition per piece.
+
+use super::betza::Modality;
+use super::KindInfo;
+use crate::core::{Bitboard, Color, Geometry, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
+
+/// One of the eight line directions. The first four increase the square index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Direction(pub u8);
+
+impl Direction {
+    /// Steps `(df, dr)` of each direction, in index order: N, E, NE, NW, S, W, SW, SE.
+    pub const STEPS: [(i8, i8); 8] = [
+        (0, 1),
+        (1, 0),
+        (1, 1),
+        (-1, 1),
+        (0, -1),
+        (-1, 0),
+        (-1, -1),
+        (1, -1),
+    ];
+
+    /// The direction of a unit step, if it is one.
+    pub fn from_step(df: i8, dr: i8) -> Option<Direction> {
+        Direction::STEPS
+            .iter()
+            .position(|&s| s == (df.signum(), dr.signum()))
+            .map(|i| Direction(i as u8))
+    }
+
+    /// Whether squares along it have increasing indices.
+    #[inline]
+    pub fn is_positive(self) -> bool {
+        self.0 < 4
+    }
+
+    /// The reverse direction.
+    #[inline]
+    pub fn opposite(self) -> Direction {
+        Direction(self.0 ^ 4)
+    }
+}
+
+/// A leap that the squares in `via` can block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LameLeap {
+    /// The other end of the leap (the target when generating, the origin in reverse tables).
+    pub square: Square,
+    /// Squares that must be empty.
+    pub via: Bitboard,
+    /// Move, capture or both.
+    pub modality: Modality,
+}
+
+/// Ride directions of one (colour, kind), with their ranges.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rides {
+    /// Bit `d` set: the piece slides in direction `d`.
+    pub dirs: u8,
+    /// Range per direction: 0 unlimited, otherwise the most steps.
+    pub range: [u8; 8],
+}
+
+/// Everything the fast generator and attack detection read.
+#[derive(Debug)]
+pub struct Tables {
+    rays: Vec<Bitboard>,
+    within: Vec<Bitboard>,
+    leap_quiet: Vec<Bitboard>,
+    leap_capture: Vec<Bitboard>,
+    rev_leap_capture: Vec<Bitboard>,
+    lame: Vec<LameLeap>,
+    lame_span: Vec<(u32, u32)>,
+    rev_lame: Vec<LameLeap>,
+    rev_lame_span: Vec<(u32, u32)>,
+    quiet_rides: Vec<Rides>,
+    capture_rides: Vec<Rides>,
+    /// Per (colour, direction): kinds that capture by sliding in that direction.
+    capture_riders: Vec<u16>,
+    /// Per (colour, kind): quiet and capture moves are the same set (most pieces).
+    symmetric: Vec<bool>,
+    /// Per (colour, kind): has any lame leap.
+    has_lame: Vec<bool>,
+}
+
+#[inline]
+fn ck(c: Color, k: PieceKind) -> usize {
+    c.index() * MAX_KINDS + k.index()
+}
+
+#[inline]
+fn cks(c: Color, k: PieceKind, sq: Square) -> usize {
+    ck(c, k) * NUM_SQUARES + sq.index()
+}
+
+impl Tables {
+    /// Builds all tables for a board and a catalogue.
+    pub fn build(geo: &Geometry, kinds: &[KindInfo]) -> Tables {
+        let board = geo.board();
+        let step = |sq: Square, df: i8, dr: i8| sq.offset(df, dr).filter(|&s| board.contains(s));
+
+        // Rays stop at the edge or at a hole.
+        let mut rays = vec![Bitboard::EMPTY; 8 * NUM_SQUARES];
+        for (d, &(df, dr)) in Direction::STEPS.iter().enumerate() {
+            for sq in Square::all() {
+                let mut bb = Bitboard::EMPTY;
+                let mut cur = sq;
+                while let Some(next) = step(cur, df, dr) {
+                    bb.insert(next);
+                    cur = next;
+                }
+                rays[d * NUM_SQUARES + sq.index()] = bb;
+            }
+        }
+        let mut within = vec![Bitboard::EMPTY; NUM_SQUARES * 11];
+        for sq in Square::all() {
+            for r in 0..=10u8 {
+                within[sq.index() * 11 + r as usize] = Square::all()
+                    .filter(|t| {
+                        sq.file()
+                            .abs_diff(t.file())
+                            .max(sq.rank().abs_diff(t.rank()))
+                            <= r
+                    })
+                    .collect();
+            }
+        }
+
+        let n = 3 * MAX_KINDS * NUM_SQUARES;
+        let mut t = Tables {
+            rays,
+            within,
+            leap_quiet: vec![Bitboard::EMPTY; n],
+            leap_capture: vec![Bitboard::EMPTY; n],
+            rev_leap_capture: vec![Bitboard::EMPTY; n],
+            lame: Vec::new(),
+            lame_span: vec![(0, 0); n],
+            rev_lame: Vec::new(),
+            rev_lame_span: vec![(0, 0); n],
+            quiet_rides: vec![Rides::default(); 3 * MAX_KINDS],
+            capture_rides: vec![Rides::default(); 3 * MAX_KINDS],
+            capture_riders: vec![0; 3 * 8],
+            symmetric: vec![true; 3 * MAX_KINDS],
+            has_lame: vec![false; 3 * MAX_KINDS],
+        };
+
+        let mut lame_lists: Vec<Vec<LameLeap>> = vec![Vec::new(); n];
+        let mut rev_lame_lists: Vec<Vec<LameLeap>> = vec![Vec::new(); n];
+        for color in Color::ALL {
+            let flip = color == Color::Black;
+            for (ki, info) in kinds.iter().enumerate() {
+                let kind = PieceKind(ki as u8);
+                let initial_ok = |sq: Square| {
+                    let rel = if flip {
+                        geo.ranks() - 1 - sq.rank()
+                    } else {
+                        sq.rank()
+                    };
+                    info.spec.initial_ranks.contains(&rel)
+                };
+                for atom in &info.atoms {
+                    let dy = if flip { -atom.dy } else { atom.dy };
+                    if atom.is_rider() {
+                        let d = Direction::from_step(atom.dx, dy)
+                            .expect("riders are orthogonal or diagonal");
+                        for rides in [
+                            atom.modality
+                                .moves()
+                                .then_some(&mut t.quiet_rides[ck(color, kind)]),
+                            atom.modality
+                                .captures()
+                                .then_some(&mut t.capture_rides[ck(color, kind)]),
+                        ]
+                        .into_iter()
+                        .flatten()
+                        {
+                            rides.dirs |= 1 << d.0;
+                            rides.range[d.0 as usize] = atom.range;
+                        }
+                        if atom.modality.captures() {
+                            t.capture_riders[color.index() * 8 + d.0 as usize] |= 1 << ki;
+                        }
+                        continue;
+                    }
+                    for sq in board {
+                        if atom.initial && !initial_ok(sq) {
+                            continue;
+                        }
+                        let Some(to) = step(sq, atom.dx, dy) else {
+                            continue;
+                        };
+                        if atom.lame {
+                            let mut via = Bitboard::EMPTY;
+                            let mut ok = true;
+                            for (px, py) in atom.lame_path() {
+                                match step(sq, px, if flip { -py } else { py }) {
+                                    Some(v) => via.insert(v),
+                                    None => ok = false,
+                                }
+                            }
+                            if !ok {
+                                continue;
+                            }
+                            lame_lists[cks(color, kind, sq)].push(LameLeap {
+                                square: to,
+                                via,
+                                modality: atom.modality,
+                            });
+                            if atom.modality.captures() {
+                                rev_lame_lists[cks(color, kind, to)].push(LameLeap {
+                                    square: sq,
+                                    via,
+                                    modality: atom.modality,
+                                });
+                            }
+                            t.has_lame[ck(color, kind)] = true;
+                            continue;
+                        }
+                        let i = cks(color, kind, sq);
+                        if atom.modality.moves() {
+                            t.leap_quiet[i].insert(to);
+                        }
+                        if atom.modality.captures() {
+                            t.leap_capture[i].insert(to);
+                            t.rev_leap_capture[cks(color, kind, to)].insert(sq);
+                        }
+                    }
+                }
+                let sym = t.quiet_rides[ck(color, kind)] == t.capture_rides[ck(color, kind)]
+                    && !t.has_lame[ck(color, kind)]
+                    && board.into_iter().all(|sq| {
+                        t.leap_quiet[cks(color, kind, sq)] == t.leap_capture[cks(color, kind, sq)]
+                    });
+                t.symmetric[ck(color, kind)] = sym;
+            }
+        }
+        for (i, list) in lame_lists.into_iter().enumerate() {
+            let s = t.lame.len() as u32;
+            t.lame.extend(list);
+            t.lame_span[i] = (s, t.lame.len() as u32);
+        }
+        for (i, list) in rev_lame_lists.into_iter().enumerate() {
+            let s = t.rev_lame.len() as u32;
+            t.rev_lame.extend(list);
+            t.rev_lame_span[i] = (s, t.rev_lame.len() as u32);
+        }
+        t
+    }
+
+    /// Squares from `sq` in direction `d` up to the edge or a hole.
+    #[inline]
+    pub fn ray(&self, d: Direction, sq: Square) -> Bitboard {
+        self.rays[d.0 as usize * NUM_SQUARES + sq.index()]
+    }
+
+    /// Squares within Chebyshev distance `r` of `sq`.
+    #[inline]
+    pub fn within(&self, sq: Square, r: u8) -> Bitboard {
+        self.within[sq.index() * 11 + r.min(10) as usize]
+    }
+
+    /// Squares a slider on `sq` reaches in direction `d`, up to and including the first blocker.
+    #[inline]
+    pub fn slide(&self, d: Direction, sq: Square, occupied: Bitboard) -> Bitboard {
+        let ray = self.ray(d, sq);
+        let blockers = ray & occupied;
+        let first = if d.is_positive() {
+            blockers.first()
+        } else {
+            blockers.last()
+        };
+        match first {
+            Some(b) => ray ^ self.ray(d, b),
+            None => ray,
+        }
+    }
+
+    /// The first occupied square from `sq` in direction `d`.
+    #[inline]
+    pub fn first_blocker(&self, d: Direction, sq: Square, occupied: Bitboard) -> Option<Square> {
+        let blockers = self.ray(d, sq) & occupied;
+        if d.is_positive() {
+            blockers.first()
+        } else {
+            blockers.last()
+        }
+    }
+
+    /// All squares reached by the given rides.
+    #[inline]
+    pub fn ride_targets(&self, rides: Rides, sq: Square, occupied: Bitboard) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        let mut dirs = rides.dirs;
+        while dirs != 0 {
+            let d = dirs.trailing_zeros() as u8;
+            dirs &= dirs - 1;
+            let mut t = self.slide(Direction(d), sq, occupied);
+            let r = rides.range[d as usize];
+            if r != 0 {
+                t &= self.within(sq, r);
+            }
+            out |= t;
+        }
+        out
+    }
+
+    /// Non-capturing leap targets.
+    #[inline]
+    pub fn leap_quiet(&self, c: Color, k: PieceKind, sq: Square) -> Bitboard {
+        self.leap_quiet[cks(c, k, sq)]
+    }
+
+    /// Capturing leap targets.
+    #[inline]
+    pub fn leap_capture(&self, c: Color, k: PieceKind, sq: Square) -> Bitboard {
+        self.leap_capture[cks(c, k, sq)]
+    }
+
+    /// Squares from which a (colour, kind) captures by a leap onto `target`.
+    #[inline]
+    pub fn leap_capturers(&self, c: Color, k: PieceKind, target: Square) -> Bitboard {
+        self.rev_leap_capture[cks(c, k, target)]
+    }
+
+    /// Lame leaps from `sq`.
+    #[inline]
+    pub fn lame(&self, c: Color, k: PieceKind, sq: Square) -> &[LameLeap] {
+        let (a, b) = self.lame_span[cks(c, k, sq)];
+        &self.lame[a as usize..b as usize]
+    }
+
+    /// Lame capturing leaps that land on `target`; `square` is their origin.
+    #[inline]
+    pub fn lame_capturers(&self, c: Color, k: PieceKind, target: Square) -> &[LameLeap] {
+        let (a, b) = self.rev_lame_span[cks(c, k, target)];
+        &self.rev_lame[a as usize..b as usize]
+    }
+
+    /// Non-capturing ride directions.
+    #[inline]
+    pub fn quiet_rides(&self, c: Color, k: PieceKind) -> Rides {
+        self.quiet_rides[ck(c, k)]
+    }
+
+    /// Capturing ride directions.
+    #[inline]
+    pub fn capture_rides(&self, c: Color, k: PieceKind) -> Rides {
+        self.capture_rides[ck(c, k)]
+    }
+
+    /// Kinds of `c` that capture sliding in direction `d`, as a bit set.
+    #[inline]
+    pub fn capture_riders(&self, c: Color, d: Direction) -> u16 {
+        self.capture_riders[c.index() * 8 + d.0 as usize]
+    }
+
+    /// Whether the kind's quiet and capture moves coincide.
+    #[inline]
+    pub fn symmetric(&self, c: Color, k: PieceKind) -> bool {
+        self.symmetric[ck(c, k)]
+    }
+
+    /// Whether the kind has lame leaps.
+    #[inline]
+    pub fn has_lame(&self, c: Color, k: PieceKind) -> bool {
+        self.has_lame[ck(c, k)]
+    }
+}

@@ -1,0 +1,248 @@
+//! FIDE chess: the baseline every other game is checked against. All its rules are the trait's
+//! defaults except insufficient material, which knows FIDE's drawn endings.
+
+use super::Variant;
+use crate::board::Position;
+use crate::core::{Bitboard, Color, Geometry, PieceKind, Square};
+use crate::rules::{CastleSpec, PieceSpec, RuleSpec, Rules, TurnSchedule};
+use std::sync::OnceLock;
+
+const KING: PieceKind = PieceKind(0);
+const QUEEN: PieceKind = PieceKind(1);
+const ROOK: PieceKind = PieceKind(2);
+const BISHOP: PieceKind = PieceKind(3);
+const KNIGHT: PieceKind = PieceKind(4);
+const PAWN: PieceKind = PieceKind(5);
+
+/// The FIDE pawn: one step forward, two from its start rank (blocked by a piece in between),
+/// captures one step diagonally forward, en passant, promotes on the last rank.
+pub const fn fide_pawn(promotes_to: &'static str) -> PieceSpec {
+    PieceSpec {
+        en_passant: true,
+        pawn: true,
+        promotes_to,
+        initial_ranks: &[1],
+        ..PieceSpec::new('P', "pawn", "fmWfcFifmnD")
+    }
+}
+
+/// FIDE castling for a king and rooks on the back ranks: the king goes two files towards the rook,
+/// the rook lands on the square it crossed. Usable on any width with the given start files.
+pub fn fide_castling(
+    geo: &Geometry,
+    king: PieceKind,
+    rook: PieceKind,
+    king_file: u8,
+    rook_files: [u8; 2],
+) -> Vec<CastleSpec> {
+    let mut out = Vec::new();
+    for color in Color::PLAYERS {
+        let rank = if color == Color::White {
+            0
+        } else {
+            geo.ranks() - 1
+        };
+        for (side, rook_file) in [('K', rook_files[1]), ('Q', rook_files[0])] {
+            let sq = |f: u8| Square::new(f, rank).expect("on board");
+            let (king_to, rook_to) = if side == 'K' {
+                (king_file + 2, king_file + 1)
+            } else {
+                (king_file - 2, king_file - 1)
+            };
+            let span = |a: u8, b: u8| -> Bitboard { (a.min(b)..=a.max(b)).map(sq).collect() };
+            let must_be_empty = (span(king_file, king_to) | span(rook_file, rook_to))
+                & !Bitboard::from_square(sq(king_file))
+                & !Bitboard::from_square(sq(rook_file));
+            out.push(CastleSpec {
+                color,
+                letter: if color == Color::White {
+                    side
+                } else {
+                    side.to_ascii_lowercase()
+                },
+                king,
+                partner: rook,
+                king_from: sq(king_file),
+                king_to: sq(king_to),
+                partner_from: sq(rook_file),
+                partner_to: sq(rook_to),
+                must_be_empty,
+                must_be_safe: span(king_file, king_to),
+            });
+        }
+    }
+    out
+}
+
+/// The rules of FIDE chess.
+pub fn spec() -> RuleSpec {
+    let geometry = Geometry::rectangle(8, 8).expect("8x8 is a valid board");
+    let castling = fide_castling(&geometry, KING, ROOK, 4, [0, 7]);
+    RuleSpec {
+        name: "chess",
+        description: "FIDE chess, the baseline",
+        geometry,
+        pieces: vec![
+            PieceSpec {
+                royal: true,
+                tracks_moved: true,
+                ..PieceSpec::new('K', "king", "K")
+            },
+            PieceSpec::new('Q', "queen", "Q"),
+            PieceSpec {
+                tracks_moved: true,
+                ..PieceSpec::new('R', "rook", "R")
+            },
+            PieceSpec::new('B', "bishop", "B"),
+            PieceSpec::new('N', "knight", "N"),
+            fide_pawn("QRBN"),
+        ],
+        start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        castling,
+        promotion_ranks: vec![7],
+        fifty_move_plies: 100,
+        repetition_count: 3,
+        schedule: TurnSchedule::default(),
+    }
+}
+
+/// FIDE chess.
+pub struct Chess {
+    rules: Rules,
+}
+
+/// The registered instance.
+pub fn get() -> &'static Chess {
+    static CHESS: OnceLock<Chess> = OnceLock::new();
+    CHESS.get_or_init(|| Chess {
+        rules: Rules::compile(spec()).expect("the chess spec compiles"),
+    })
+}
+
+impl Variant for Chess {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// FIDE's dead positions that are easy to recognise: bare kings, a lone minor piece, and any
+    /// number of bishops all on squares of one colour.
+    fn insufficient_material(&self, pos: &Position) -> bool {
+        let heavy = pos.kind_bb(QUEEN) | pos.kind_bb(ROOK) | pos.kind_bb(PAWN);
+        if heavy.nonempty() {
+            return false;
+        }
+        let knights = pos.kind_bb(KNIGHT);
+        let bishops = pos.kind_bb(BISHOP);
+        if knights.is_empty() && bishops.is_empty() {
+            return true;
+        }
+        if bishops.is_empty() {
+            return knights.count() == 1;
+        }
+        if knights.nonempty() {
+            return false;
+        }
+        let light = bishops
+            .into_iter()
+            .filter(|s| (s.file() + s.rank()) % 2 == 1)
+            .count();
+        light == 0 || light == bishops.count() as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::{EndReason, Outcome};
+
+    fn outcome(fen: &str) -> Option<Outcome> {
+        let v = get();
+        let pos = v.parse_fen(fen).unwrap();
+        let mut moves = crate::core::MoveList::new();
+        v.legal_moves(&pos, &mut moves);
+        v.outcome(&pos, moves.len(), &[])
+    }
+
+    #[test]
+    fn start_position_has_twenty_moves() {
+        let v = get();
+        let mut moves = crate::core::MoveList::new();
+        v.legal_moves(&v.start_position(), &mut moves);
+        assert_eq!(moves.len(), 20);
+    }
+
+    #[test]
+    fn game_ends() {
+        // Fool's mate.
+        assert_eq!(
+            outcome("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"),
+            Some(Outcome::Win {
+                winner: Color::Black,
+                reason: EndReason::Checkmate
+            })
+        );
+        // Black king in the corner, no move, not in check.
+        assert_eq!(
+            outcome("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+            Some(Outcome::Draw {
+                reason: EndReason::Stalemate
+            })
+        );
+        assert_eq!(
+            outcome("8/8/4k3/8/8/3K4/8/8 w - - 0 1"),
+            Some(Outcome::Draw {
+                reason: EndReason::InsufficientMaterial
+            })
+        );
+        assert_eq!(
+            outcome("8/8/4k3/8/8/3KN3/8/8 w - - 0 1"),
+            Some(Outcome::Draw {
+                reason: EndReason::InsufficientMaterial
+            })
+        );
+        // Bishops on c1 and f8 are both on dark squares.
+        assert_eq!(
+            outcome("5b2/8/4k3/8/8/3K4/8/2B5 w - - 0 1"),
+            Some(Outcome::Draw {
+                reason: EndReason::InsufficientMaterial
+            })
+        );
+        assert_eq!(outcome("4b3/8/4k3/8/8/3K4/8/2B5 w - - 0 1"), None);
+        assert_eq!(outcome("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1"), None);
+        assert_eq!(outcome("8/8/4k3/8/8/3K4/8/7R w - - 99 80"), None);
+        assert_eq!(
+            outcome("8/8/4k3/8/8/3K4/8/7R w - - 100 80"),
+            Some(Outcome::Draw {
+                reason: EndReason::FiftyMoves
+            })
+        );
+    }
+
+    #[test]
+    fn threefold_repetition() {
+        let v = get();
+        let mut pos = v.start_position();
+        let mut history = Vec::new();
+        let moves = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        for round in 0..2 {
+            for m in moves {
+                let mv =
+                    crate::notation::parse_move(v, &pos, crate::notation::Dialect::Uci, m).unwrap();
+                history.push(pos.hash());
+                pos = v.play(&pos, mv);
+            }
+            let hist = &history[..];
+            let out = v.outcome(&pos, 20, hist);
+            if round == 0 {
+                assert_eq!(out, None, "twice is not yet a draw");
+            } else {
+                assert_eq!(
+                    out,
+                    Some(Outcome::Draw {
+                        reason: EndReason::Repetition
+                    })
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! Invariants every registered variant must keep. They loop over the registry, so a new variant
+//! gets them without writing a line: FEN round trip, incremental hash equal to a fresh hash after
+//! every move, every generated move legal by the slow test, and the fast generator equal to the
+//! reference generator, over seeded random playouts from the start position.
+
+use super::*;
+use crate::core::Move;
+
+/// A small seeded generator, so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+const PLAYOUTS: u64 = 40;
+const PLAYOUT_PLIES: usize = 80;
+
+/// Visits every position of seeded random playouts of `v`.
+fn for_each_playout_position(v: &dyn Variant, mut visit: impl FnMut(&Position, &MoveList)) {
+    for seed in 0..PLAYOUTS {
+        let mut rng = Rng(seed);
+        let mut pos = v.start_position();
+        for _ in 0..PLAYOUT_PLIES {
+            let mut moves = MoveList::new();
+            v.legal_moves(&pos, &mut moves);
+            visit(&pos, &moves);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.as_slice()[(rng.next() % moves.len() as u64) as usize];
+            pos = v.play(&pos, m);
+        }
+    }
+}
+
+fn sorted(mut v: Vec<Move>) -> Vec<u32> {
+    v.sort_by_key(|m| m.to_bits());
+    v.into_iter().map(|m| m.to_bits()).collect()
+}
+
+#[test]
+fn fen_round_trips() {
+    for v in all() {
+        for_each_playout_position(*v, |pos, _| {
+            let fen = pos.to_fen(v.rules());
+            let back = v
+                .parse_fen(&fen)
+                .unwrap_or_else(|e| panic!("{}: {fen}: {e}", v.name()));
+            assert_eq!(&back, pos, "{}: {fen}", v.name());
+            assert_eq!(back.to_fen(v.rules()), fen);
+        });
+    }
+}
+
+#[test]
+fn incremental_hash_equals_fresh_hash() {
+    for v in all() {
+        for_each_playout_position(*v, |pos, moves| {
+            for &m in moves {
+                let next = v.play(pos, m);
+                assert_eq!(
+                    next.hash(),
+                    next.compute_hash(v.rules()),
+                    "{}: {m:?} from {}",
+                    v.name(),
+                    pos.to_fen(v.rules())
+                );
+            }
+        });
+    }
+}
+
+#[test]
+fn fast_generator_equals_reference() {
+    for v in all() {
+        for_each_playout_position(*v, |pos, moves| {
+            let fast = sorted(moves.as_slice().to_vec());
+            let slow = sorted(v.reference_moves(pos));
+            assert_eq!(fast, slow, "{}: {}", v.name(), pos.to_fen(v.rules()));
+        });
+    }
+}
+
+#[test]
+fn every_generated_move_is_legal_by_the_slow_test() {
+    for v in all() {
+        for_each_playout_position(*v, |pos, moves| {
+            for &m in moves {
+                assert!(
+                    crate::movegen::legal_by_making(v.rules(), pos, m),
+                    "{}: {m:?} in {}",
+                    v.name(),
+                    pos.to_fen(v.rules())
+                );
+            }
+        });
+    }
+}
+
+#[test]
+fn start_positions_are_valid_and_named_uniquely() {
+    let mut names: Vec<&str> = all().iter().map(|v| v.name()).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), all().len());
+    for v in all() {
+        v.start_position();
+        assert!(by_name(v.name()).is_ok());
+    }
+    assert_eq!(by_name("normal").unwrap().name(), "chess");
+    assert!(by_name("checkers")
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("known: chess"));
+}
