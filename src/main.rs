@@ -127,9 +127,16 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // One line: clap's first line says what is wrong.
+            // One line: clap's first line says what is wrong, and when it ends in a colon the
+            // next lines name the arguments.
             let text = e.render().to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            let mut lines = text.lines();
+            let mut line = lines.next().unwrap_or("error: bad arguments").to_string();
+            if line.ends_with(':') {
+                let names: Vec<&str> = lines.map(str::trim).take_while(|l| !l.is_empty()).collect();
+                line = format!("{} {}", line, names.join(", "));
+            }
+            eprintln!("{line}");
             return ExitCode::from(2);
         }
     };

@@ -64,6 +64,16 @@ pub enum FenError {
     BadCastling(String),
     /// The en-passant field does not parse.
     BadEnPassant(String),
+    /// A square of the en-passant field is not on the board.
+    EnPassantOffBoard(Square),
+    /// A castling right whose king or partner is not on its square.
+    CastlingWithoutPieces {
+        right: char,
+        king: &'static str,
+        king_from: Square,
+        partner: &'static str,
+        partner_from: Square,
+    },
     /// A counter is not a number in range.
     BadNumber { field: &'static str, text: String },
     /// The setup breaks a rule of the game.
@@ -86,6 +96,11 @@ impl fmt::Display for FenError {
             FenError::BadTurn(s) => write!(f, "FEN side to move is '{s}', expected w or b"),
             FenError::BadCastling(s) => write!(f, "FEN castling field '{s}' does not parse"),
             FenError::BadEnPassant(s) => write!(f, "FEN en-passant field '{s}' is not '-' or squares"),
+            FenError::EnPassantOffBoard(sq) => write!(f, "FEN en-passant square {sq} is off the board"),
+            FenError::CastlingWithoutPieces { right, king, king_from, partner, partner_from } => write!(
+                f,
+                "FEN castling right '{right}' needs a {king} on {king_from} and a {partner} on {partner_from}"
+            ),
             FenError::BadNumber { field, text } => write!(f, "FEN {field} '{text}' is not a number in range"),
             FenError::Position(e) => write!(f, "FEN position is illegal: {e}"),
         }
@@ -351,6 +366,9 @@ impl Setup {
         } else {
             parse_square_list(ep_text).ok_or_else(|| FenError::BadEnPassant(ep_text.to_string()))?
         };
+        if let Some(&off) = ep.iter().find(|&&s| !geo.contains(s)) {
+            return Err(FenError::EnPassantOffBoard(off));
+        }
         let halfmove = fields
             .get(4)
             .map_or(Ok(0), |t| parse_number("halfmove clock", t))?;
@@ -437,7 +455,13 @@ impl Position {
             };
             let holds = |sq: Square, kind| pos.piece_at(sq) == Piece::new(color, kind);
             if !holds(spec.king_from, spec.king) || !holds(spec.partner_from, spec.partner) {
-                return Err(FenError::BadCastling(setup.castling.iter().collect()));
+                return Err(FenError::CastlingWithoutPieces {
+                    right: ch,
+                    king: rules.kinds[spec.king.index()].spec.name,
+                    king_from: spec.king_from,
+                    partner: rules.kinds[spec.partner.index()].spec.name,
+                    partner_from: spec.partner_from,
+                });
             }
             castle_unmoved.insert(spec.king_from);
             castle_unmoved.insert(spec.partner_from);
@@ -458,6 +482,8 @@ impl Position {
         if !setup.ep.is_empty() {
             set_ep_from_fen(rules, &mut pos, &setup.ep)?;
         }
+        // The empty position's hash knew nothing of the rules (the schedule's phase key).
+        pos.hash = pos.compute_hash(rules);
         crate::movegen::validate_basic(rules, &pos)?;
         Ok(pos)
     }

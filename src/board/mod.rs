@@ -9,3 +9,6 @@ pub mod zobrist;
 pub use fen::{FenError, Setup};
 pub use position::{Position, PositionError};
 pub use state::{PieceFlags, PieceState, Reserve, Spell, SpellKind, StateTable};
+
+#[cfg(test)]
+mod tests;

@@ -128,7 +128,7 @@ impl PieceState {
 pub const MAX_STATES: usize = 24;
 
 /// Sparse per-square piece state.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct StateTable {
     len: u8,
     squares: [u8; MAX_STATES],
@@ -144,6 +144,15 @@ impl Default for StateTable {
         }
     }
 }
+
+/// Tables are equal when they hold the same entries, in any order; slots past the end don't count.
+impl PartialEq for StateTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.iter().all(|(sq, st)| other.get(sq) == st)
+    }
+}
+
+impl Eq for StateTable {}
 
 /// The table is full.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
