@@ -6,10 +6,16 @@
 //! [`movegen`] generates moves from the rules' tables; [`perft`] counts them. See
 //! `docs/architecture.md`.
 
+pub mod bench;
 pub mod board;
 pub mod core;
+pub mod engine;
+pub mod eval;
+pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
+pub mod protocol;
 pub mod rules;
+pub mod search;
 pub mod variants;

@@ -1,5 +1,5 @@
-//! The `menagerie` binary: subcommands for perft and the variant list; with no subcommand it will
-//! speak a protocol on stdin.
+//! The `menagerie` binary: subcommands for perft and the variant list; with no subcommand it
+//! speaks UCI or XBoard/CECP on stdin, whichever the first command names.
 
 use clap::{Parser, Subcommand};
 use menagerie::notation::{move_text, Dialect};
@@ -39,6 +39,48 @@ enum Command {
     },
     /// List the variants with board size and a description.
     Variants,
+    /// Search fixed positions to a fixed depth; the node count is the search's checksum.
+    Bench {
+        /// Variant name; every variant when omitted.
+        #[arg(long)]
+        variant: Option<String>,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Depth in plies.
+        #[arg(long, default_value_t = menagerie::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
+}
+
+fn bench(variant: Option<&str>, threads: usize, depth: u32) -> Result<(), String> {
+    let list: Vec<&'static dyn menagerie::variants::Variant> = match variant {
+        Some(name) => vec![variants::by_name(name).map_err(|e| e.to_string())?],
+        None => variants::all().to_vec(),
+    };
+    if !(1..=64).contains(&depth) {
+        return Err(format!("depth must be between 1 and 64, not {depth}"));
+    }
+    if threads != 1 {
+        return Err(format!(
+            "threads {threads}: the search runs on one thread until parallel search lands"
+        ));
+    }
+    let mut nodes = 0u64;
+    let mut time = std::time::Duration::ZERO;
+    for v in list {
+        let r = menagerie::bench::run(v, depth, |i, fen, n| {
+            eprintln!("{} position {}: {n} nodes ({fen})", v.name(), i + 1)
+        });
+        nodes += r.nodes;
+        time += r.time;
+    }
+    println!("Nodes searched: {nodes}");
+    println!(
+        "Nodes/second: {}",
+        (nodes as u128 * 1000 / time.as_millis().max(1)) as u64
+    );
+    Ok(())
 }
 
 fn perft(
@@ -113,7 +155,19 @@ fn list_variants() {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    // Log lines start with '#': XBoard reads the engine's stderr as protocol lines and ignores those.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format(|buf, record| {
+            use std::io::Write;
+            writeln!(
+                buf,
+                "# {} {}: {}",
+                record.level(),
+                record.target(),
+                record.args()
+            )
+        })
+        .init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -148,14 +202,19 @@ fn main() -> ExitCode {
             divide,
             threads,
         }) => perft(&variant, fen.as_deref(), depth, divide, threads),
+        Some(Command::Bench {
+            variant,
+            threads,
+            depth,
+        }) => bench(variant.as_deref(), threads, depth),
         Some(Command::Variants) => {
             list_variants();
             Ok(())
         }
-        None => Err(
-            "no protocol is implemented yet; use a subcommand (perft, variants) or --help"
-                .to_string(),
-        ),
+        None => {
+            menagerie::protocol::run();
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

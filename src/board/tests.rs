@@ -44,6 +44,7 @@ fn rules() -> Rules {
         schedule: TurnSchedule {
             third_party_every: Some(4),
         },
+        xboard_builtin: None,
     })
     .unwrap()
 }

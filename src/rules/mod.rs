@@ -32,6 +32,8 @@ pub struct PieceSpec {
     pub tracks_moved: bool,
     /// Ranks, counted from the owner's side starting at 0, where its `i` moves are allowed.
     pub initial_ranks: &'static [u8],
+    /// Material value in centipawns; 0 lets the evaluation estimate it from the piece's mobility.
+    pub value: i32,
 }
 
 impl PieceSpec {
@@ -47,6 +49,7 @@ impl PieceSpec {
             promotes_to: "",
             tracks_moved: false,
             initial_ranks: &[],
+            value: 0,
         }
     }
 }
@@ -106,6 +109,9 @@ pub struct RuleSpec {
     pub repetition_count: u8,
     /// Turn order.
     pub schedule: TurnSchedule,
+    /// XBoard's own name for this game when XBoard knows its rules (`normal`); XBoard is then not
+    /// sent `setup` and `piece` lines.
+    pub xboard_builtin: Option<&'static str>,
 }
 
 /// Why a [`RuleSpec`] cannot be compiled.

@@ -22,6 +22,7 @@ pub const fn fide_pawn(promotes_to: &'static str) -> PieceSpec {
         pawn: true,
         promotes_to,
         initial_ranks: &[1],
+        value: 100,
         ..PieceSpec::new('P', "pawn", "fmWfcFifmnD")
     }
 }
@@ -88,13 +89,23 @@ pub fn spec() -> RuleSpec {
                 tracks_moved: true,
                 ..PieceSpec::new('K', "king", "K")
             },
-            PieceSpec::new('Q', "queen", "Q"),
+            PieceSpec {
+                value: 950,
+                ..PieceSpec::new('Q', "queen", "Q")
+            },
             PieceSpec {
                 tracks_moved: true,
+                value: 500,
                 ..PieceSpec::new('R', "rook", "R")
             },
-            PieceSpec::new('B', "bishop", "B"),
-            PieceSpec::new('N', "knight", "N"),
+            PieceSpec {
+                value: 330,
+                ..PieceSpec::new('B', "bishop", "B")
+            },
+            PieceSpec {
+                value: 320,
+                ..PieceSpec::new('N', "knight", "N")
+            },
             fide_pawn("QRBN"),
         ],
         start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -103,6 +114,7 @@ pub fn spec() -> RuleSpec {
         fifty_move_plies: 100,
         repetition_count: 3,
         schedule: TurnSchedule::default(),
+        xboard_builtin: Some("normal"),
     }
 }
 
@@ -122,6 +134,21 @@ pub fn get() -> &'static Chess {
 impl Variant for Chess {
     fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The start position and the chessprogramming wiki's perft positions 2-6, plus a quiet
+    /// middlegame and a rook endgame.
+    fn bench_positions(&self) -> &'static [&'static str] {
+        &[
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+            "8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 40",
+        ]
     }
 
     /// FIDE's dead positions that are easy to recognise: bare kings, a lone minor piece, and any

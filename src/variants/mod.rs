@@ -78,6 +78,11 @@ pub trait Variant: Send + Sync {
         self.rules().spec.description
     }
 
+    /// Positions `menagerie bench` searches; empty: the start position.
+    fn bench_positions(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Checks beyond those every variant shares (`movegen::validate_basic`).
     fn validate(&self, _pos: &Position) -> Result<(), PositionError> {
         Ok(())

@@ -1,0 +1,214 @@
+//! The protocol-free engine: the current game, the settings, and a search running on its own
+//! thread. UCI and CECP are adapters that turn text into calls on this facade.
+
+use crate::board::FenError;
+use crate::game::Game;
+use crate::notation::{Dialect, MoveError};
+use crate::search::{self, Control, Info, Limits, SearchResult};
+use crate::variants::{self, UnknownVariant, Variant};
+use std::fmt;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Stack of the search thread: move lists live on it, one per ply.
+const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Settings the protocols expose.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Lines to report.
+    pub multipv: usize,
+    /// Think on the opponent's time.
+    pub ponder: bool,
+    /// Kept back from every time budget.
+    pub move_overhead: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead: Duration::from_millis(30),
+        }
+    }
+}
+
+/// Why a position was refused; the previous one is kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The FEN is bad.
+    Fen(FenError),
+    /// A move of the list is bad.
+    Move { index: usize, error: MoveError },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Fen(e) => write!(f, "{e}"),
+            PositionError::Move { index, error } => {
+                write!(f, "move {} of the list: {error}", index + 1)
+            }
+        }
+    }
+}
+
+struct Running {
+    control: Arc<Control>,
+    handle: JoinHandle<()>,
+}
+
+/// The engine.
+pub struct Engine {
+    game: Game,
+    /// Settings.
+    pub options: Options,
+    running: Option<Running>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine set to FIDE chess at its start position.
+    pub fn new() -> Engine {
+        let chess = variants::by_name("chess").expect("chess is registered");
+        Engine {
+            game: Game::from_start(chess),
+            options: Options::default(),
+            running: None,
+        }
+    }
+
+    /// The current variant.
+    pub fn variant(&self) -> &'static dyn Variant {
+        self.game.variant()
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The current game, to play or take back moves.
+    pub fn game_mut(&mut self) -> &mut Game {
+        &mut self.game
+    }
+
+    /// Switches variant and resets to its start position.
+    pub fn set_variant(&mut self, name: &str) -> Result<(), UnknownVariant> {
+        let v = variants::by_name(name)?;
+        self.stop_and_wait();
+        self.game = Game::from_start(v);
+        Ok(())
+    }
+
+    /// Starts a new game of the current variant.
+    pub fn new_game(&mut self) {
+        self.stop_and_wait();
+        self.game = Game::from_start(self.variant());
+    }
+
+    /// Sets a position: a FEN (or the start position) and moves from it. On error nothing changes.
+    pub fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[&str],
+        dialect: Dialect,
+    ) -> Result<(), PositionError> {
+        let v = self.variant();
+        let start = match fen {
+            Some(f) => v.parse_fen(f).map_err(PositionError::Fen)?,
+            None => v.start_position(),
+        };
+        let mut game = Game::new(v, start);
+        for (index, text) in moves.iter().enumerate() {
+            game.play_text(dialect, text)
+                .map_err(|error| PositionError::Move { index, error })?;
+        }
+        self.stop_and_wait();
+        self.game = game;
+        Ok(())
+    }
+
+    /// Whether a search is running.
+    pub fn searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Starts searching the current position on a thread of its own. `on_info` gets each finished
+    /// line and `on_done` the result; both run on the search thread.
+    pub fn start_search(
+        &mut self,
+        mut limits: Limits,
+        pondering: bool,
+        mut on_info: impl FnMut(&Info) + Send + 'static,
+        on_done: impl FnOnce(SearchResult) + Send + 'static,
+    ) {
+        self.stop_and_wait();
+        limits.multipv = limits.multipv.max(self.options.multipv);
+        limits.move_overhead = self.options.move_overhead;
+        let control = Arc::new(Control::new(pondering));
+        let variant = self.variant();
+        let root = self.game.position().clone();
+        let history = self.game.history();
+        let thread_control = Arc::clone(&control);
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let result = search::search(
+                    variant,
+                    &root,
+                    &history,
+                    &limits,
+                    &thread_control,
+                    &mut on_info,
+                );
+                on_done(result);
+            })
+            .expect("the search thread starts");
+        self.running = Some(Running { control, handle });
+    }
+
+    /// Asks a running search to stop; its `on_done` still runs.
+    pub fn stop(&self) {
+        if let Some(r) = &self.running {
+            r.control.stop();
+        }
+    }
+
+    /// Stops a running search and waits for its thread.
+    pub fn stop_and_wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.control.stop();
+            let _ = r.handle.join();
+        }
+    }
+
+    /// The opponent played the move being pondered on.
+    pub fn ponderhit(&self) {
+        if let Some(r) = &self.running {
+            r.control.ponderhit();
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop_and_wait();
+    }
+}

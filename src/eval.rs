@@ -1,0 +1,110 @@
+//! Static evaluation for any registered variant: material, and piece-square terms derived from
+//! the rules (how many squares a piece reaches from each square of an empty board, and how far a
+//! pawn has come). Values are in centipawns from the side to move's point of view.
+
+use crate::board::Position;
+use crate::core::{Bitboard, Color, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
+use crate::rules::Rules;
+
+/// Estimated value of a piece per square it reaches on average on an empty board. Fitted so that
+/// a knight (5.25 squares on 8x8) comes out near 320 and a queen (22.75) near 900.
+const VALUE_PER_MOBILITY: i32 = 33;
+/// Value of a piece that reaches no square at all, in the same fit.
+const VALUE_BASE: i32 = 146;
+/// Value of a pawn-like piece whose value is not given.
+const PAWN_VALUE: i32 = 100;
+/// Bonus per square a piece reaches from its square, above its average, on an empty board.
+const CENTRALITY_WEIGHT: i32 = 3;
+/// Bonus per rank a pawn has advanced.
+const PAWN_ADVANCE: i32 = 6;
+/// Bonus for having the move.
+const TEMPO: i32 = 10;
+
+/// The evaluation tables of one variant.
+pub struct Eval {
+    values: [i32; MAX_KINDS],
+    /// Per (colour, kind, square): value plus square bonus.
+    table: Vec<i32>,
+}
+
+fn index(c: Color, k: PieceKind, sq: Square) -> usize {
+    (c.index() * MAX_KINDS + k.index()) * NUM_SQUARES + sq.index()
+}
+
+/// Squares a piece reaches from `sq` on an empty board.
+fn mobility(rules: &Rules, c: Color, k: PieceKind, sq: Square) -> u32 {
+    let t = &rules.tables;
+    let empty = Bitboard::EMPTY;
+    let reach = t.leap_quiet(c, k, sq)
+        | t.leap_capture(c, k, sq)
+        | t.ride_targets(t.quiet_rides(c, k), sq, empty)
+        | t.ride_targets(t.capture_rides(c, k), sq, empty);
+    reach.count() + t.lame(c, k, sq).len() as u32
+}
+
+impl Eval {
+    /// Builds the tables for `rules`.
+    pub fn new(rules: &Rules) -> Eval {
+        let board = rules.geometry().board();
+        let mut values = [0; MAX_KINDS];
+        let mut table = vec![0; 3 * MAX_KINDS * NUM_SQUARES];
+        for (ki, info) in rules.kinds.iter().enumerate() {
+            let kind = PieceKind(ki as u8);
+            let total: u32 = board
+                .into_iter()
+                .map(|s| mobility(rules, Color::White, kind, s))
+                .sum();
+            let avg = total as f64 / board.count().max(1) as f64;
+            values[ki] = if info.spec.royal {
+                0
+            } else if info.spec.value != 0 {
+                info.spec.value
+            } else if info.spec.pawn {
+                PAWN_VALUE
+            } else {
+                VALUE_PER_MOBILITY * avg.round() as i32 + VALUE_BASE
+            };
+            for c in Color::ALL {
+                for sq in board {
+                    let bonus = if info.spec.pawn {
+                        let rel = if c == Color::Black {
+                            rules.geometry().ranks() - 1 - sq.rank()
+                        } else {
+                            sq.rank()
+                        };
+                        PAWN_ADVANCE * rel as i32
+                    } else if info.spec.royal {
+                        0
+                    } else {
+                        CENTRALITY_WEIGHT
+                            * (mobility(rules, c, kind, sq) as f64 - avg).round() as i32
+                    };
+                    table[index(c, kind, sq)] = values[ki] + bonus;
+                }
+            }
+        }
+        Eval { values, table }
+    }
+
+    /// Material value of a kind.
+    #[inline]
+    pub fn value(&self, k: PieceKind) -> i32 {
+        self.values[k.index()]
+    }
+
+    /// Evaluation from the side to move's point of view.
+    pub fn evaluate(&self, rules: &Rules, pos: &Position) -> i32 {
+        let mut score = 0;
+        for c in Color::PLAYERS {
+            let sign = if c == Color::White { 1 } else { -1 };
+            for ki in 0..rules.num_kinds() {
+                let k = PieceKind(ki as u8);
+                for sq in pos.pieces(c, k) {
+                    score += sign * self.table[index(c, k, sq)];
+                }
+            }
+        }
+        let us = if pos.turn() == Color::Black { -1 } else { 1 };
+        us * score + TEMPO
+    }
+}

@@ -1,0 +1,97 @@
+//! Protocol adapters over the engine facade. stdin is read on its own thread, which feeds one
+//! channel of events together with the search thread's results, so the protocol loop handles
+//! `stop`, `?`, `ping` and `quit` while a search runs. The first command (`uci` or `xboard`)
+//! picks the protocol.
+
+pub mod uci;
+pub mod xboard;
+mod xboard_variant;
+
+use crate::search::SearchResult;
+use std::io::{BufRead, Read, Write};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+
+/// Most bytes of one input line; longer lines are cut (and then refused as commands).
+const MAX_LINE: usize = 1 << 16;
+
+/// Something the protocol loop must handle.
+#[derive(Debug)]
+pub enum Event {
+    /// A line from stdin, without its line ending.
+    Line(String),
+    /// stdin is closed.
+    Eof,
+    /// A search finished.
+    Done { id: u64, result: SearchResult },
+}
+
+/// Writes whole protocol lines to stdout, flushed, from any thread.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<()>>);
+
+impl Output {
+    fn new() -> Output {
+        Output(Arc::new(Mutex::new(())))
+    }
+
+    /// Writes one line.
+    pub fn line(&self, text: &str) {
+        let _guard = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out = std::io::stdout().lock();
+        // A closed pipe means the GUI is gone; the reader thread will see EOF.
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+}
+
+fn spawn_reader(tx: Sender<Event>) {
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut lock = stdin.lock();
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match lock
+                    .by_ref()
+                    .take(MAX_LINE as u64)
+                    .read_until(b'\n', &mut buf)
+                {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let text = String::from_utf8_lossy(&buf);
+                        let text = text.trim_end_matches(['\n', '\r']).to_string();
+                        if tx.send(Event::Line(text)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+            let _ = tx.send(Event::Eof);
+        })
+        .expect("the stdin thread starts");
+}
+
+/// Reads a protocol on stdin until `quit` or the end of input.
+pub fn run() {
+    let (tx, rx): (Sender<Event>, Receiver<Event>) = channel();
+    spawn_reader(tx.clone());
+    let out = Output::new();
+    for event in rx.iter() {
+        match event {
+            Event::Line(line) => match line.split_whitespace().next() {
+                None => continue,
+                Some("uci") => return uci::Uci::new(out, tx).run(rx),
+                Some("xboard") => return xboard::Xboard::new(out, tx).run(rx),
+                Some("quit") => return,
+                Some(other) => out.line(&format!(
+                    "info string unknown command '{other}': start with uci or xboard"
+                )),
+            },
+            Event::Eof => return,
+            Event::Done { .. } => {}
+        }
+    }
+}

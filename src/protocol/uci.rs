@@ -1,0 +1,446 @@
+//! UCI, with `UCI_Variant`. The parser is written here: squares may have two-digit ranks (`a10`)
+//! and files up to `l`. A command the engine cannot accept gets `info string <reason>` and
+//! changes nothing.
+
+use super::{Event, Output};
+use crate::engine::Engine;
+use crate::notation::{move_text, parse_move, Dialect};
+use crate::search::{Clock, Info, Limits, Score, SearchResult};
+use crate::variants;
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Largest `Hash` in MiB.
+pub const MAX_HASH_MB: usize = 65_536;
+/// Most `Threads`.
+pub const MAX_THREADS: usize = 256;
+/// Most `MultiPV` lines.
+pub const MAX_MULTIPV: usize = 256;
+/// Largest `Move Overhead` in ms.
+pub const MAX_OVERHEAD_MS: u64 = 5_000;
+
+struct Active {
+    id: u64,
+    /// `go infinite` and `go ponder` hold their `bestmove` until `stop` or `ponderhit`.
+    hold: bool,
+    /// The result, once the search has ended.
+    slot: Arc<Mutex<Option<SearchResult>>>,
+}
+
+/// The UCI adapter.
+pub struct Uci {
+    engine: Engine,
+    out: Output,
+    tx: Sender<Event>,
+    next_id: u64,
+    active: Option<Active>,
+}
+
+/// Formats one `info` line.
+pub fn info_line(engine_rules: &crate::rules::Rules, info: &Info) -> String {
+    let score = match Score::from_internal(info.score) {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let ms = info.time.as_millis().max(1);
+    let nps = (info.nodes as u128 * 1000 / ms) as u64;
+    let pv: Vec<String> = info
+        .pv
+        .iter()
+        .map(|&m| move_text(engine_rules, Dialect::Uci, m))
+        .collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} hashfull 0 time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.nodes,
+        info.time.as_millis(),
+        pv.join(" ")
+    )
+}
+
+fn parse_number<T: std::str::FromStr>(tokens: &[&str], i: usize, name: &str) -> Result<T, String> {
+    tokens
+        .get(i + 1)
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| format!("go {name} needs a number"))
+}
+
+impl Uci {
+    /// A new adapter; `uci` was the first command.
+    pub fn new(out: Output, tx: Sender<Event>) -> Uci {
+        Uci {
+            engine: Engine::new(),
+            out,
+            tx,
+            next_id: 0,
+            active: None,
+        }
+    }
+
+    /// Answers `uci` and handles events until `quit` or the end of input.
+    pub fn run(mut self, rx: Receiver<Event>) {
+        self.identify();
+        for event in rx.iter() {
+            match event {
+                Event::Line(line) => {
+                    if !self.command(&line) {
+                        break;
+                    }
+                }
+                Event::Eof => break,
+                Event::Done { id, .. } => self.on_done(id),
+            }
+        }
+        self.engine.stop_and_wait();
+    }
+
+    fn say(&self, text: &str) {
+        self.out.line(text);
+    }
+
+    fn identify(&self) {
+        self.say(&format!("id name Menagerie {}", env!("CARGO_PKG_VERSION")));
+        self.say("id author the Menagerie developers");
+        let vars: Vec<String> = variants::all()
+            .iter()
+            .map(|v| format!("var {}", v.name()))
+            .collect();
+        self.say(&format!(
+            "option name UCI_Variant type combo default chess {}",
+            vars.join(" ")
+        ));
+        let o = &self.engine.options;
+        self.say(&format!(
+            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+            o.hash_mb
+        ));
+        self.say(&format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            o.threads
+        ));
+        self.say(&format!(
+            "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
+            o.multipv
+        ));
+        self.say(&format!(
+            "option name Ponder type check default {}",
+            o.ponder
+        ));
+        self.say(&format!(
+            "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
+            o.move_overhead.as_millis()
+        ));
+        self.say("uciok");
+    }
+
+    /// Handles one line; false on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some(&cmd) = tokens.first() else {
+            return true;
+        };
+        match cmd {
+            "uci" => self.identify(),
+            "isready" => self.say("readyok"),
+            "ucinewgame" => {
+                self.finish_active();
+                self.engine.new_game();
+            }
+            "setoption" => self.setoption(&tokens[1..]),
+            "position" => self.position(&tokens[1..]),
+            "go" => self.go(&tokens[1..]),
+            "stop" => {
+                if let Some(a) = &mut self.active {
+                    a.hold = false;
+                    self.engine.stop();
+                    self.flush_result();
+                }
+            }
+            "ponderhit" => {
+                self.engine.ponderhit();
+                if let Some(a) = &mut self.active {
+                    a.hold = false;
+                    self.flush_result();
+                }
+            }
+            "d" => {
+                let v = self.engine.variant();
+                self.say(&format!(
+                    "info string variant {} fen {}",
+                    v.name(),
+                    self.engine.game().position().to_fen(v.rules())
+                ));
+            }
+            "quit" => return false,
+            _ => self.say(&format!("info string unknown command: {}", truncate(line))),
+        }
+        true
+    }
+
+    fn setoption(&mut self, tokens: &[&str]) {
+        let name_at = tokens.iter().position(|&t| t == "name");
+        let value_at = tokens.iter().position(|&t| t == "value");
+        let Some(n) = name_at else {
+            return self.say("info string setoption needs: setoption name <name> [value <value>]");
+        };
+        let name = tokens[n + 1..value_at.unwrap_or(tokens.len())].join(" ");
+        let value = value_at
+            .map(|v| tokens[v + 1..].join(" "))
+            .unwrap_or_default();
+        let bad = |what: &str| format!("info string option {name}: {what}");
+        let number = |min: u64, max: u64| -> Result<u64, String> {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| {
+                    bad(&format!(
+                        "value '{value}' is not a number from {min} to {max}"
+                    ))
+                })
+        };
+        let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                self.finish_active();
+                self.engine
+                    .set_variant(&value)
+                    .map_err(|e| bad(&e.to_string()))
+                    .map(|()| {
+                        let v = self.engine.variant();
+                        let g = v.rules().geometry();
+                        self.say(&format!(
+                            "info string variant {} files {} ranks {} startpos {}",
+                            v.name(),
+                            g.files(),
+                            g.ranks(),
+                            v.rules().spec.start_fen
+                        ));
+                    })
+            }
+            "hash" => {
+                number(1, MAX_HASH_MB as u64).map(|n| self.engine.options.hash_mb = n as usize)
+            }
+            "threads" => {
+                number(1, MAX_THREADS as u64).map(|n| self.engine.options.threads = n as usize)
+            }
+            "multipv" => {
+                number(1, MAX_MULTIPV as u64).map(|n| self.engine.options.multipv = n as usize)
+            }
+            "move overhead" => number(0, MAX_OVERHEAD_MS)
+                .map(|n| self.engine.options.move_overhead = Duration::from_millis(n)),
+            "ponder" => match value.as_str() {
+                "true" | "false" => {
+                    self.engine.options.ponder = value == "true";
+                    Ok(())
+                }
+                _ => Err(bad(&format!("value '{value}' is not true or false"))),
+            },
+            _ => Err(format!("info string unknown option '{name}'")),
+        };
+        if let Err(msg) = result {
+            self.say(&msg);
+        }
+    }
+
+    fn position(&mut self, tokens: &[&str]) {
+        let moves_at = tokens.iter().position(|&t| t == "moves");
+        let moves: Vec<&str> = moves_at
+            .map(|i| tokens[i + 1..].to_vec())
+            .unwrap_or_default();
+        let head = &tokens[..moves_at.unwrap_or(tokens.len())];
+        let fen = match head.first() {
+            Some(&"startpos") if head.len() == 1 => None,
+            Some(&"fen") if head.len() > 1 => Some(head[1..].join(" ")),
+            _ => {
+                return self
+                    .say("info string position needs: position startpos|fen <FEN> [moves ...]")
+            }
+        };
+        self.finish_active();
+        if let Err(e) = self
+            .engine
+            .set_position(fen.as_deref(), &moves, Dialect::Uci)
+        {
+            self.say(&format!(
+                "info string position refused, the previous one is kept: {e}"
+            ));
+        }
+    }
+
+    fn go(&mut self, tokens: &[&str]) {
+        self.finish_active();
+        let mut limits = Limits::default();
+        let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) =
+            (None, None, 0u64, 0u64, None);
+        let mut ponder = false;
+        let mut i = 0;
+        let mut errors = Vec::new();
+        while i < tokens.len() {
+            let t = tokens[i];
+            let mut take = |errors: &mut Vec<String>| -> Option<u64> {
+                let r = parse_number::<u64>(tokens, i, t);
+                i += 1;
+                r.map_err(|e| errors.push(e)).ok()
+            };
+            match t {
+                "wtime" => wtime = take(&mut errors),
+                "btime" => btime = take(&mut errors),
+                "winc" => winc = take(&mut errors).unwrap_or(0),
+                "binc" => binc = take(&mut errors).unwrap_or(0),
+                "movestogo" => movestogo = take(&mut errors).map(|n| n as u32),
+                "movetime" => limits.movetime = take(&mut errors).map(Duration::from_millis),
+                "depth" => limits.depth = take(&mut errors).map(|n| n.min(u32::MAX as u64) as u32),
+                "nodes" => limits.nodes = take(&mut errors),
+                "mate" => limits.mate = take(&mut errors).map(|n| n.min(u32::MAX as u64) as u32),
+                "infinite" => limits.infinite = true,
+                "ponder" => ponder = true,
+                "perft" => {
+                    return match parse_number::<u32>(tokens, i, "perft") {
+                        Ok(d) if d <= 20 => self.perft(d),
+                        _ => self.say("info string go perft needs a depth from 0 to 20"),
+                    };
+                }
+                "searchmoves" => {
+                    let pos = self.engine.game().position().clone();
+                    while let Some(text) = tokens.get(i + 1) {
+                        match parse_move(self.engine.variant(), &pos, Dialect::Uci, text) {
+                            Ok(m) => limits.searchmoves.push(m),
+                            Err(_)
+                                if [
+                                    "wtime",
+                                    "btime",
+                                    "winc",
+                                    "binc",
+                                    "movestogo",
+                                    "movetime",
+                                    "depth",
+                                    "nodes",
+                                    "mate",
+                                    "infinite",
+                                    "ponder",
+                                ]
+                                .contains(text) =>
+                            {
+                                break
+                            }
+                            Err(e) => errors.push(format!("searchmoves: {e}")),
+                        }
+                        i += 1;
+                    }
+                }
+                other => errors.push(format!("go: unknown parameter '{}'", truncate(other))),
+            }
+            i += 1;
+        }
+        for e in errors {
+            self.say(&format!("info string {e}"));
+        }
+        let white = self.engine.game().position().turn() != crate::core::Color::Black;
+        let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
+        if let Some(t) = time {
+            limits.clock = Some(Clock {
+                time: Duration::from_millis(t),
+                inc: Duration::from_millis(inc),
+                movestogo,
+            });
+        }
+        self.start(limits, ponder);
+    }
+
+    fn start(&mut self, limits: Limits, ponder: bool) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let hold = ponder || limits.infinite;
+        let slot = Arc::new(Mutex::new(None));
+        let done_slot = Arc::clone(&slot);
+        let out = self.out.clone();
+        let tx = self.tx.clone();
+        let variant = self.engine.variant();
+        self.engine.start_search(
+            limits,
+            ponder,
+            move |info| out.line(&info_line(variant.rules(), info)),
+            move |result| {
+                *done_slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(result.clone());
+                let _ = tx.send(Event::Done { id, result });
+            },
+        );
+        self.active = Some(Active { id, hold, slot });
+    }
+
+    fn on_done(&mut self, id: u64) {
+        if self.active.as_ref().is_some_and(|a| a.id == id) {
+            self.flush_result();
+        }
+    }
+
+    /// Prints `bestmove` if the active search has ended and is not held.
+    fn flush_result(&mut self) {
+        let Some(a) = &self.active else { return };
+        if a.hold {
+            return;
+        }
+        let result = a.slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(r) = result {
+            self.active = None;
+            self.print_bestmove(&r);
+        }
+    }
+
+    fn print_bestmove(&self, r: &SearchResult) {
+        let rules = self.engine.variant().rules();
+        match r.best {
+            None => self.say("bestmove (none)"),
+            Some(best) => match r.ponder {
+                Some(p) => self.say(&format!(
+                    "bestmove {} ponder {}",
+                    move_text(rules, Dialect::Uci, best),
+                    move_text(rules, Dialect::Uci, p)
+                )),
+                None => self.say(&format!(
+                    "bestmove {}",
+                    move_text(rules, Dialect::Uci, best)
+                )),
+            },
+        }
+    }
+
+    /// Ends the active search before a command that changes the position: stops it, waits, and
+    /// prints its `bestmove` so every `go` is answered once.
+    fn finish_active(&mut self) {
+        if let Some(a) = self.active.take() {
+            self.engine.stop_and_wait();
+            let result = a.slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(r) = result {
+                self.print_bestmove(&r);
+            }
+        }
+    }
+
+    fn perft(&mut self, depth: u32) {
+        let v = self.engine.variant();
+        let pos = self.engine.game().position().clone();
+        let counts =
+            crate::perft::divide(v, &pos, depth.max(1), self.engine.options.threads, &|_| {});
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            counts.iter().map(|(_, n)| n).sum()
+        };
+        if depth > 0 {
+            for (m, n) in &counts {
+                self.say(&format!("{}: {n}", move_text(v.rules(), Dialect::Uci, *m)));
+            }
+            self.say("");
+        }
+        self.say(&format!("Nodes searched: {total}"));
+    }
+}
+
+/// Cuts very long input before echoing it.
+fn truncate(s: &str) -> String {
+    s.chars().take(80).collect()
+}

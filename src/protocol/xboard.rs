@@ -1,0 +1,747 @@
+//! XBoard / CECP v2 with the variant extensions. Every command of protocol version 2 is handled,
+//! some as no-ops; anything else gets `Error (unknown command): X`, a bad move gets
+//! `Illegal move: X`, and neither changes the game.
+
+use super::xboard_variant as xv;
+use super::{Event, Output};
+use crate::core::{Color, Move, Square};
+use crate::engine::Engine;
+use crate::notation::{move_text, parse_move, parse_square, Dialect};
+use crate::search::{Clock, Info, Limits, Score, SearchResult};
+use crate::variants::{self, EndReason, Outcome};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// XBoard prints mate scores as 100000 + moves.
+const XBOARD_MATE: i32 = 100_000;
+/// Most cores or MB accepted.
+const MAX_CORES: usize = 256;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Purpose {
+    /// Thinking on our own move: the result is played.
+    Move,
+    /// Analysis: results are only shown.
+    Analyze,
+}
+
+struct Active {
+    id: u64,
+    purpose: Purpose,
+    slot: Arc<Mutex<Option<SearchResult>>>,
+}
+
+/// Time control from `level`.
+#[derive(Clone, Copy, Debug)]
+struct Level {
+    moves_per_session: u32,
+    base: Duration,
+    inc: Duration,
+}
+
+/// The CECP adapter.
+pub struct Xboard {
+    engine: Engine,
+    out: Output,
+    tx: Sender<Event>,
+    next_id: u64,
+    active: Option<Active>,
+    force: bool,
+    engine_side: Color,
+    level: Option<Level>,
+    st: Option<Duration>,
+    sd: Option<u32>,
+    my_time: Option<Duration>,
+    post: bool,
+    analyzing: bool,
+    exclude: Vec<Move>,
+    pending_pongs: Vec<String>,
+    lifted: Option<Square>,
+    game_over: bool,
+    last_info: Arc<Mutex<Option<Info>>>,
+    hint: Option<Move>,
+}
+
+fn thinking_line(rules: &crate::rules::Rules, info: &Info) -> String {
+    let score = match Score::from_internal(info.score) {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => XBOARD_MATE + n,
+        Score::Mate(n) => -XBOARD_MATE + n,
+    };
+    let pv: Vec<String> = info
+        .pv
+        .iter()
+        .map(|&m| move_text(rules, Dialect::Cecp, m))
+        .collect();
+    format!(
+        "{} {} {} {} {}",
+        info.depth,
+        score,
+        info.time.as_millis() / 10,
+        info.nodes,
+        pv.join(" ")
+    )
+}
+
+/// The `RESULT {comment}` claim for an outcome.
+fn claim(outcome: Outcome) -> String {
+    let comment = match outcome {
+        Outcome::Win {
+            winner,
+            reason: EndReason::Checkmate,
+        } => format!(
+            "{} mates",
+            if winner == Color::White {
+                "White"
+            } else {
+                "Black"
+            }
+        ),
+        Outcome::Win { winner, reason } => format!(
+            "{} wins by {reason}",
+            if winner == Color::White {
+                "White"
+            } else {
+                "Black"
+            }
+        ),
+        Outcome::Draw {
+            reason: EndReason::Stalemate,
+        } => "Stalemate".to_string(),
+        Outcome::Draw {
+            reason: EndReason::Repetition,
+        } => "Draw by repetition".to_string(),
+        Outcome::Draw {
+            reason: EndReason::FiftyMoves,
+        } => "Draw by fifty move rule".to_string(),
+        Outcome::Draw {
+            reason: EndReason::InsufficientMaterial,
+        } => "Insufficient material".to_string(),
+        Outcome::Draw { reason } => format!("Draw by {reason}"),
+    };
+    format!("{} {{{comment}}}", outcome.pgn())
+}
+
+/// Parses `level`'s base time: minutes, or `minutes:seconds`.
+fn parse_base(text: &str) -> Option<Duration> {
+    let text: String = text
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ':' || *c == '.')
+        .collect();
+    match text.split_once(':') {
+        Some((m, s)) => Some(Duration::from_secs(
+            m.parse::<u64>().ok()? * 60 + s.parse::<u64>().ok()?,
+        )),
+        None => text
+            .parse::<f64>()
+            .ok()
+            .filter(|m| m.is_finite() && *m >= 0.0 && *m < 1e6)
+            .map(|m| Duration::from_secs_f64(m * 60.0)),
+    }
+}
+
+fn parse_seconds(text: &str) -> Option<Duration> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
+        .map(Duration::from_secs_f64)
+}
+
+fn parse_centis(text: &str) -> Option<Duration> {
+    text.parse::<i64>()
+        .ok()
+        .map(|cs| Duration::from_millis(cs.max(0) as u64 * 10))
+}
+
+impl Xboard {
+    /// A new adapter; `xboard` was the first command.
+    pub fn new(out: Output, tx: Sender<Event>) -> Xboard {
+        Xboard {
+            engine: Engine::new(),
+            out,
+            tx,
+            next_id: 0,
+            active: None,
+            force: false,
+            engine_side: Color::Black,
+            level: None,
+            st: None,
+            sd: None,
+            my_time: None,
+            post: false,
+            analyzing: false,
+            exclude: Vec::new(),
+            pending_pongs: Vec::new(),
+            lifted: None,
+            game_over: false,
+            last_info: Arc::new(Mutex::new(None)),
+            hint: None,
+        }
+    }
+
+    /// Handles events until `quit` or the end of input.
+    pub fn run(mut self, rx: Receiver<Event>) {
+        for event in rx.iter() {
+            match event {
+                Event::Line(line) => {
+                    if !self.command(&line) {
+                        break;
+                    }
+                }
+                Event::Eof => break,
+                Event::Done { id, .. } => self.on_done(id),
+            }
+        }
+        self.engine.stop_and_wait();
+    }
+
+    fn say(&self, text: &str) {
+        self.out.line(text);
+    }
+
+    fn features(&self) {
+        let mut names: Vec<&str> = Vec::new();
+        for v in variants::all() {
+            names.push(v.rules().spec.xboard_builtin.unwrap_or(v.name()));
+        }
+        self.say("feature done=0");
+        self.say(&format!(
+            "feature myname=\"Menagerie {}\"",
+            env!("CARGO_PKG_VERSION")
+        ));
+        self.say(&format!("feature variants=\"{}\"", names.join(",")));
+        self.say("feature setboard=1 usermove=1 ping=1 playother=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 exclude=1 setscore=1 highlight=1 debug=1 name=0");
+        self.say(&format!(
+            "feature option=\"Move Overhead -spin {} 0 {}\"",
+            self.engine.options.move_overhead.as_millis(),
+            super::uci::MAX_OVERHEAD_MS
+        ));
+        self.say(&format!(
+            "feature option=\"MultiPV -spin {} 1 {}\"",
+            self.engine.options.multipv,
+            super::uci::MAX_MULTIPV
+        ));
+        self.say("feature done=1");
+    }
+
+    /// Handles one line; false on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let (cmd, arg) = line
+            .split_once(char::is_whitespace)
+            .map_or((line, ""), |(c, a)| (c, a.trim()));
+        match cmd {
+            "" => {}
+            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "setscore" | "draw" | "pause" | "resume" | "easy" | "hard" => {}
+            "protover" => self.features(),
+            "new" => {
+                self.abandon_search();
+                let _ = self.engine.set_variant("chess");
+                self.reset_game_state();
+                self.engine_side = Color::Black;
+                self.sd = None;
+                self.st = None;
+            }
+            "variant" => {
+                self.abandon_search();
+                match self.engine.set_variant(arg) {
+                    Ok(()) => {
+                        self.reset_game_state();
+                        let rules = self.engine.variant().rules();
+                        if rules.spec.xboard_builtin.is_none() {
+                            for l in xv::definition(rules) {
+                                self.say(&l);
+                            }
+                        }
+                    }
+                    Err(e) => self.say(&format!("Error (unsupported variant): {arg} ({e})")),
+                }
+            }
+            "setboard" => {
+                self.abandon_search();
+                let fen = xv::fen_from_cecp(self.engine.variant().rules(), arg);
+                match self.engine.set_position(Some(&fen), &[], Dialect::Cecp) {
+                    Ok(()) => {
+                        self.game_over = false;
+                        self.exclude.clear();
+                        self.restart_analysis();
+                    }
+                    Err(e) => self.say(&format!("tellusererror Illegal position: {e}")),
+                }
+            }
+            "force" => {
+                self.abandon_search();
+                self.force = true;
+            }
+            "go" => {
+                self.force = false;
+                self.engine_side = self.turn();
+                self.think_if_our_turn();
+            }
+            "playother" => {
+                self.force = false;
+                self.engine_side = self.turn().opponent();
+            }
+            "white" => {
+                self.engine_side = Color::Black;
+            }
+            "black" => {
+                self.engine_side = Color::White;
+            }
+            "level" => self.level(arg),
+            "st" => match parse_seconds(arg) {
+                Some(d) => self.st = Some(d),
+                None => self.say(&format!("Error (bad number): st {arg}")),
+            },
+            "sd" => match arg.parse::<u32>() {
+                Ok(d) if d > 0 => self.sd = Some(d),
+                _ => self.say(&format!("Error (bad number): sd {arg}")),
+            },
+            "nps" => {
+                if arg.parse::<u64>().is_err() {
+                    self.say(&format!("Error (bad number): nps {arg}"));
+                }
+            }
+            "time" => match parse_centis(arg) {
+                Some(d) => self.my_time = Some(d),
+                None => self.say(&format!("Error (bad number): time {arg}")),
+            },
+            "otim" => {
+                if parse_centis(arg).is_none() {
+                    self.say(&format!("Error (bad number): otim {arg}"));
+                }
+            }
+            "usermove" => self.usermove(arg),
+            "?" => {
+                if self
+                    .active
+                    .as_ref()
+                    .is_some_and(|a| a.purpose == Purpose::Move)
+                {
+                    self.engine.stop();
+                }
+            }
+            "ping" => {
+                let pong = format!("pong {arg}");
+                if self
+                    .active
+                    .as_ref()
+                    .is_some_and(|a| a.purpose == Purpose::Move)
+                {
+                    self.pending_pongs.push(pong);
+                } else {
+                    self.say(&pong);
+                }
+            }
+            "result" => {
+                self.abandon_search();
+                self.game_over = true;
+                self.force = true;
+            }
+            "undo" => self.take_back(1),
+            "remove" => self.take_back(2),
+            "hint" => {
+                if let Some(m) = self.hint.filter(|_| {
+                    self.engine
+                        .game()
+                        .legal_moves()
+                        .contains(self.hint.unwrap_or(Move::NULL))
+                }) {
+                    self.say(&format!(
+                        "Hint: {}",
+                        move_text(self.engine.variant().rules(), Dialect::Cecp, m)
+                    ));
+                }
+            }
+            "bk" => {
+                self.say(" Menagerie has no opening book.");
+                self.say("");
+            }
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "analyze" => {
+                self.abandon_search();
+                self.analyzing = true;
+                self.restart_analysis();
+            }
+            "exit" => {
+                if self.analyzing {
+                    self.abandon_search();
+                    self.analyzing = false;
+                }
+            }
+            "." => self.stat01(),
+            "exclude" | "include" => self.exclude_include(cmd == "exclude", arg),
+            "memory" => match arg.parse::<usize>() {
+                Ok(mb) if (1..=super::uci::MAX_HASH_MB).contains(&mb) => {
+                    self.engine.options.hash_mb = mb
+                }
+                _ => self.say(&format!("Error (bad number): memory {arg}")),
+            },
+            "cores" => match arg.parse::<usize>() {
+                Ok(n) if (1..=MAX_CORES).contains(&n) => self.engine.options.threads = n,
+                _ => self.say(&format!("Error (bad number): cores {arg}")),
+            },
+            "option" => self.option(arg),
+            "lift" => self.lift(arg),
+            "put" => self.put(arg),
+            "hover" => self.hover(arg),
+            "quit" => return false,
+            _ => {
+                // Moves without `usermove` are accepted too.
+                if parse_move(
+                    self.engine.variant(),
+                    self.engine.game().position(),
+                    Dialect::Cecp,
+                    cmd,
+                )
+                .is_ok()
+                    && arg.is_empty()
+                {
+                    self.usermove(cmd);
+                } else {
+                    self.say(&format!(
+                        "Error (unknown command): {}",
+                        line.chars().take(80).collect::<String>()
+                    ));
+                }
+            }
+        }
+        true
+    }
+
+    fn turn(&self) -> Color {
+        self.engine.game().position().turn()
+    }
+
+    fn reset_game_state(&mut self) {
+        self.force = false;
+        self.game_over = false;
+        self.exclude.clear();
+        self.lifted = None;
+        self.hint = None;
+        self.analyzing = false;
+    }
+
+    fn level(&mut self, arg: &str) {
+        let parts: Vec<&str> = arg.split_whitespace().collect();
+        let parsed = (|| {
+            let mps = parts.first()?.parse::<u32>().ok()?;
+            let base = parse_base(parts.get(1)?)?;
+            let inc = parse_seconds(parts.get(2)?)?;
+            Some(Level {
+                moves_per_session: mps,
+                base,
+                inc,
+            })
+        })();
+        match parsed {
+            Some(l) => {
+                self.level = Some(l);
+                self.st = None;
+            }
+            None => self.say(&format!("Error (bad time control): level {arg}")),
+        }
+    }
+
+    fn option(&mut self, arg: &str) {
+        let (name, value) = arg.split_once('=').unwrap_or((arg, ""));
+        let value: Option<u64> = value.trim().parse().ok();
+        match (name.trim(), value) {
+            ("Move Overhead", Some(ms)) if ms <= super::uci::MAX_OVERHEAD_MS => {
+                self.engine.options.move_overhead = Duration::from_millis(ms)
+            }
+            ("MultiPV", Some(n)) if (1..=super::uci::MAX_MULTIPV as u64).contains(&n) => {
+                self.engine.options.multipv = n as usize
+            }
+            _ => self.say(&format!("Error (bad option): {arg}")),
+        }
+    }
+
+    fn usermove(&mut self, text: &str) {
+        let v = self.engine.variant();
+        let m = match parse_move(v, self.engine.game().position(), Dialect::Cecp, text) {
+            Ok(m) if !self.game_over => m,
+            _ => return self.say(&format!("Illegal move: {text}")),
+        };
+        if self
+            .active
+            .as_ref()
+            .is_some_and(|a| a.purpose == Purpose::Move)
+        {
+            // A move while we think on our own move: the GUI is in charge, drop the search.
+            self.abandon_search();
+        }
+        self.engine.game_mut().play(m);
+        self.exclude.clear();
+        self.lifted = None;
+        if self.claim_if_over() {
+            return;
+        }
+        if self.analyzing {
+            self.restart_analysis();
+        } else {
+            self.think_if_our_turn();
+        }
+    }
+
+    /// Sends `RESULT {comment}` if the game is over; true then.
+    fn claim_if_over(&mut self) -> bool {
+        if let Some(outcome) = self.engine.game().outcome() {
+            self.game_over = true;
+            if self.analyzing {
+                self.abandon_search();
+            }
+            self.say(&claim(outcome));
+            return true;
+        }
+        false
+    }
+
+    fn take_back(&mut self, plies: usize) {
+        self.abandon_search();
+        for _ in 0..plies {
+            if !self.engine.game_mut().undo() {
+                self.say(&format!(
+                    "Error (no move to undo): {}",
+                    if plies == 1 { "undo" } else { "remove" }
+                ));
+                break;
+            }
+        }
+        self.game_over = false;
+        self.exclude.clear();
+        self.restart_analysis();
+    }
+
+    fn limits(&self) -> Limits {
+        let mut limits = Limits {
+            depth: self.sd,
+            exclude: self.exclude.clone(),
+            ..Default::default()
+        };
+        if let Some(st) = self.st {
+            limits.movetime = Some(st);
+        } else if let Some(level) = self.level {
+            let time = self.my_time.unwrap_or(level.base);
+            let movestogo = (level.moves_per_session > 0).then(|| {
+                let done = self.engine.game().position().fullmove().saturating_sub(1) as u32;
+                level.moves_per_session - done % level.moves_per_session
+            });
+            limits.clock = Some(Clock {
+                time,
+                inc: level.inc,
+                movestogo,
+            });
+        } else if let Some(time) = self.my_time {
+            limits.clock = Some(Clock {
+                time,
+                inc: Duration::ZERO,
+                movestogo: None,
+            });
+        } else if self.sd.is_none() {
+            // No time control at all: a modest fixed time.
+            limits.movetime = Some(Duration::from_secs(5));
+        }
+        limits
+    }
+
+    fn think_if_our_turn(&mut self) {
+        if self.force || self.game_over || self.analyzing || self.turn() != self.engine_side {
+            return;
+        }
+        if self.engine.game().legal_moves().is_empty() {
+            self.claim_if_over();
+            return;
+        }
+        let limits = self.limits();
+        self.start(limits, Purpose::Move);
+    }
+
+    fn restart_analysis(&mut self) {
+        if !self.analyzing {
+            return;
+        }
+        self.abandon_search();
+        if self.game_over || self.engine.game().legal_moves().is_empty() {
+            return;
+        }
+        let limits = Limits {
+            infinite: true,
+            exclude: self.exclude.clone(),
+            ..Default::default()
+        };
+        self.start(limits, Purpose::Analyze);
+    }
+
+    fn start(&mut self, limits: Limits, purpose: Purpose) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let slot = Arc::new(Mutex::new(None));
+        let done_slot = Arc::clone(&slot);
+        let out = self.out.clone();
+        let tx = self.tx.clone();
+        let rules = self.engine.variant().rules();
+        let post = self.post || purpose == Purpose::Analyze;
+        let last_info = Arc::clone(&self.last_info);
+        *last_info.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        self.engine.start_search(
+            limits,
+            false,
+            move |info| {
+                if post && info.multipv == 1 {
+                    out.line(&thinking_line(rules, info));
+                }
+                *last_info.lock().unwrap_or_else(|e| e.into_inner()) = Some(info.clone());
+            },
+            move |result| {
+                *done_slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(result.clone());
+                let _ = tx.send(Event::Done { id, result });
+            },
+        );
+        self.active = Some(Active { id, purpose, slot });
+    }
+
+    /// Stops the search without playing its move.
+    fn abandon_search(&mut self) {
+        if self.active.take().is_some() {
+            self.engine.stop_and_wait();
+        }
+        self.flush_pongs();
+    }
+
+    fn flush_pongs(&mut self) {
+        for p in std::mem::take(&mut self.pending_pongs) {
+            self.say(&p);
+        }
+    }
+
+    fn on_done(&mut self, id: u64) {
+        let Some(a) = self.active.as_ref().filter(|a| a.id == id) else {
+            return;
+        };
+        let result = a.slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let purpose = a.purpose;
+        self.active = None;
+        if purpose == Purpose::Analyze {
+            return;
+        }
+        if let Some(best) = result.as_ref().and_then(|r| r.best) {
+            let text = move_text(self.engine.variant().rules(), Dialect::Cecp, best);
+            self.engine.game_mut().play(best);
+            self.hint = result.and_then(|r| r.ponder);
+            // Multi-leg moves go out one leg per line, each but the last ending in a comma.
+            let legs: Vec<&str> = text.split(',').collect();
+            for (i, leg) in legs.iter().enumerate() {
+                if i + 1 < legs.len() {
+                    self.say(&format!("move {leg},"));
+                } else {
+                    self.say(&format!("move {leg}"));
+                }
+            }
+            self.claim_if_over();
+        }
+        self.flush_pongs();
+    }
+
+    fn stat01(&self) {
+        if !self.analyzing {
+            return;
+        }
+        let info = self
+            .last_info
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let total = self.engine.game().legal_moves().len();
+        match info {
+            Some(i) => {
+                let name = i.pv.first().map_or(String::new(), |&m| {
+                    move_text(self.engine.variant().rules(), Dialect::Cecp, m)
+                });
+                self.say(&format!(
+                    "stat01: {} {} {} {} {} {}",
+                    i.time.as_millis() / 10,
+                    i.nodes,
+                    i.depth,
+                    0,
+                    total,
+                    name
+                ));
+            }
+            None => self.say(&format!("stat01: 0 0 0 {total} {total}")),
+        }
+    }
+
+    fn exclude_include(&mut self, exclude: bool, arg: &str) {
+        let legal = self.engine.game().legal_moves();
+        if arg == "all" {
+            self.exclude = if exclude {
+                legal.as_slice().to_vec()
+            } else {
+                Vec::new()
+            };
+        } else {
+            match parse_move(
+                self.engine.variant(),
+                self.engine.game().position(),
+                Dialect::Cecp,
+                arg,
+            ) {
+                Ok(m) if exclude => {
+                    if !self.exclude.contains(&m) {
+                        self.exclude.push(m);
+                    }
+                }
+                Ok(m) => self.exclude.retain(|&x| x != m),
+                Err(_) => return self.say(&format!("Illegal move: {arg}")),
+            }
+        }
+        self.restart_analysis();
+    }
+
+    fn square(&self, text: &str) -> Option<Square> {
+        parse_square(
+            self.engine.variant().rules().geometry(),
+            Dialect::Cecp,
+            text,
+        )
+    }
+
+    fn lift(&mut self, arg: &str) {
+        let Some(sq) = self.square(arg) else {
+            return self.say(&format!("Error (bad square): lift {arg}"));
+        };
+        let game = self.engine.game();
+        self.lifted = xv::can_lift(game.position(), sq).then_some(sq);
+        let moves = game.legal_moves();
+        self.say(&xv::lift(
+            self.engine.variant().rules(),
+            game.position(),
+            &moves,
+            sq,
+        ));
+    }
+
+    fn put(&mut self, arg: &str) {
+        let (Some(from), Some(to)) = (self.lifted, self.square(arg)) else {
+            return;
+        };
+        let moves = self.engine.game().legal_moves();
+        if let Some(choice) = xv::put(self.engine.variant().rules(), &moves, from, to) {
+            self.say(&choice);
+        }
+    }
+
+    fn hover(&mut self, arg: &str) {
+        let (Some(from), Some(to)) = (self.lifted, self.square(arg)) else {
+            return;
+        };
+        let moves = self.engine.game().legal_moves();
+        if let Some(h) = xv::hover(self.engine.variant().rules(), &moves, from, to) {
+            self.say(&h);
+        }
+    }
+}
