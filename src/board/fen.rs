@@ -561,7 +561,15 @@ impl Position {
         if self.ep_targets().is_empty() {
             out.push('-');
         } else {
-            for sq in self.ep_targets() {
+            // In the order the pawn passed them (RULINGS §8 item 9): downwards for Black.
+            let mut squares: Vec<Square> = self.ep_targets().collect();
+            if self
+                .ep_victim()
+                .is_some_and(|v| self.piece_at(v).color() == Color::Black)
+            {
+                squares.reverse();
+            }
+            for sq in squares {
                 out += &sq.to_string();
             }
         }

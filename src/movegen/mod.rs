@@ -285,7 +285,8 @@ pub fn ep_capturable(rules: &Rules, pos: &Position, by: Color, targets: Bitboard
 }
 
 /// Checks every variant shares unless it overrides them: one royal piece per player when the game
-/// has royal pieces, the side not to move not in check, no pawn on its promotion rank.
+/// has royal pieces, the side not to move not in check, no piece that must promote standing on
+/// its promotion rank (it would have promoted on arriving).
 pub fn validate_basic(rules: &Rules, pos: &Position) -> Result<(), PositionError> {
     if rules.royal.0 != 0 {
         for c in Color::PLAYERS {
@@ -298,7 +299,7 @@ pub fn validate_basic(rules: &Rules, pos: &Position) -> Result<(), PositionError
     for c in Color::PLAYERS {
         for ki in 0..rules.num_kinds() {
             let kind = PieceKind(ki as u8);
-            if rules.kinds[ki].spec.pawn && !rules.kinds[ki].promotions.is_empty() {
+            if !rules.kinds[ki].promotions.is_empty() {
                 if let Some(sq) = (pos.pieces(c, kind) & rules.promotion_zone[c.index()]).first() {
                     return Err(PositionError::PieceOnPromotionRank(sq));
                 }

@@ -10,7 +10,10 @@
 //! - direction prefixes `f b l r v s`, with the pairs `fl fr bl br` on diagonal atoms and
 //!   `ff fs bb bs ll lv rr rv` on oblique atoms naming single directions;
 //! - `i` (only from the piece's initial squares) and `n` (lame: the leap is blocked by a piece on
-//!   the straight path, or for `N` on the orthogonal first step).
+//!   the straight path, or for `N` on the orthogonal first step);
+//! - XBoard's two-leg `afsW` (Mao: a step, then a diagonal step turning 45 degrees outward) and
+//!   `afsF` (Moa: a diagonal step, then an orthogonal step outward), optionally with `m` or `c` after
+//!   `fs` for the second leg; both reach the knight squares, blocked on the first leg's square.
 //!
 //! Directions are from White's side; Black's atoms are mirrored by the compiler.
 
@@ -54,6 +57,8 @@ pub struct Atom {
     pub initial: bool,
     /// A leap that the squares between can block.
     pub lame: bool,
+    /// For a two-leg atom (`afsW`, `afsF`): the first leg's step, the one square that blocks it.
+    pub leg: Option<(i8, i8)>,
 }
 
 impl Atom {
@@ -66,6 +71,9 @@ impl Atom {
     pub fn lame_path(&self) -> Vec<(i8, i8)> {
         if !self.lame {
             return Vec::new();
+        }
+        if let Some(leg) = self.leg {
+            return vec![leg];
         }
         let (ax, ay) = (self.dx.abs(), self.dy.abs());
         if ax == 0 || ay == 0 || ax == ay {
@@ -199,6 +207,51 @@ pub fn parse(text: &str) -> Result<Vec<Atom>, BetzaError> {
         return Err(err("empty description".into()));
     }
     while i < chars.len() {
+        // Two-leg atoms: `a`, `fs`, an optional modality, then W or F.
+        if chars[i] == 'a' {
+            let rest: String = chars[i..].iter().collect();
+            let (modality, atom_at) = if rest.starts_with("afsm") {
+                (Modality::Move, 4)
+            } else if rest.starts_with("afsc") {
+                (Modality::Capture, 4)
+            } else if rest.starts_with("afs") {
+                (Modality::Both, 3)
+            } else {
+                return Err(err(
+                    "only the two-leg forms afsW and afsF are supported".into()
+                ));
+            };
+            let diagonal = match chars.get(i + atom_at) {
+                Some('W') => false,
+                Some('F') => true,
+                _ => {
+                    return Err(err(
+                        "only the two-leg forms afsW and afsF are supported".into()
+                    ))
+                }
+            };
+            i += atom_at + 1;
+            for (dx, dy) in orientations(2, 1) {
+                // The first leg: orthogonally along the long side (Mao), or diagonally (Moa).
+                let leg = if diagonal {
+                    (dx.signum(), dy.signum())
+                } else if dx.abs() == 2 {
+                    (dx.signum(), 0)
+                } else {
+                    (0, dy.signum())
+                };
+                atoms.push(Atom {
+                    dx,
+                    dy,
+                    range: 1,
+                    modality,
+                    initial: false,
+                    lame: true,
+                    leg: Some(leg),
+                });
+            }
+            continue;
+        }
         // Prefix letters.
         let mut dirs = String::new();
         let (mut m, mut c, mut initial, mut lame) = (false, false, false, false);
@@ -273,6 +326,7 @@ pub fn parse(text: &str) -> Result<Vec<Atom>, BetzaError> {
                         modality,
                         initial,
                         lame: lame && range == 1,
+                        leg: None,
                     });
                 }
             }
@@ -349,6 +403,28 @@ mod tests {
             assert!(px == 0 || py == 0);
             assert!((px == 0 && a.dy.abs() == 2) || (py == 0 && a.dx.abs() == 2));
         }
+    }
+
+    #[test]
+    fn mao_and_moa() {
+        // Mao (afsW): the knight leaps, each blocked on the orthogonal neighbour on its long side.
+        let mao = parse("afsmW").unwrap();
+        assert_eq!(mao.len(), 8);
+        for a in &mao {
+            assert_eq!(a.modality, Modality::Move);
+            let (px, py) = a.lame_path()[0];
+            assert_eq!(px.abs() + py.abs(), 1);
+            assert!((px != 0 && a.dx.abs() == 2) || (py != 0 && a.dy.abs() == 2));
+        }
+        // Moa (afsF): blocked on the diagonal neighbour towards the target.
+        let moa = parse("afscF").unwrap();
+        assert_eq!(moa.len(), 8);
+        for a in &moa {
+            assert_eq!(a.modality, Modality::Capture);
+            assert_eq!(a.lame_path(), vec![(a.dx.signum(), a.dy.signum())]);
+        }
+        assert_eq!(parse("mWafsmWcFafscF").unwrap().len(), 4 + 8 + 4 + 8);
+        assert!(parse("afbW").is_err());
     }
 
     #[test]

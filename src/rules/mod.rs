@@ -318,6 +318,7 @@ impl Rules {
         let flip = color == Color::Black;
         self.kinds[kind.index()].atoms.iter().map(move |a| Atom {
             dy: if flip { -a.dy } else { a.dy },
+            leg: a.leg.map(|(x, y)| (x, if flip { -y } else { y })),
             ..*a
         })
     }

@@ -2,6 +2,7 @@
 //! what its rules change; the trait's default methods are the FIDE rules, read from the spec.
 
 pub mod chess;
+pub mod divergent;
 
 use crate::board::{FenError, Position, PositionError};
 use crate::core::{Color, Move, MoveList};
@@ -195,7 +196,7 @@ impl std::error::Error for UnknownVariant {}
 /// Every registered variant, in the order `menagerie variants` lists them.
 pub fn all() -> &'static [&'static dyn Variant] {
     static ALL: OnceLock<Vec<&'static dyn Variant>> = OnceLock::new();
-    ALL.get_or_init(|| vec![chess::get()])
+    ALL.get_or_init(|| vec![chess::get(), divergent::get()])
 }
 
 /// The variant with this name (CECP's `normal` is chess).

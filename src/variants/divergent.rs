@@ -1,0 +1,175 @@
+//! Divergent Chess (A.J. Winkelspecht, 1999): 10x10, and every unpromoted piece captures
+//! differently than it moves. Everything here is data; the trait's defaults are the rules.
+//! `docs/rules/divergent.md` restates them with their RULINGS items.
+
+use super::Variant;
+use crate::core::Geometry;
+use crate::rules::{PieceSpec, RuleSpec, Rules, TurnSchedule};
+use std::sync::OnceLock;
+
+/// The start array is a reconstruction (RULINGS §6.1 item 1): the original diagram is lost. It is
+/// data, so it can be corrected if the original surfaces.
+pub const START_FEN: &str =
+    "rngbqkbgnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNGBQKBGNR w - - 0 1";
+
+/// The rules of Divergent Chess (RULINGS §6).
+pub fn spec() -> RuleSpec {
+    RuleSpec {
+        name: "divergent",
+        description:
+            "10x10; every piece captures differently than it moves (A.J. Winkelspecht, 1999)",
+        geometry: Geometry::rectangle(10, 10).expect("10x10 is a valid board"),
+        pieces: vec![
+            // §6.2: the King steps, captures as a Queen, and promotes to a royal Queen (X).
+            PieceSpec {
+                royal: true,
+                promotes_to: "X",
+                ..PieceSpec::new('K', "king", "mKcQ")
+            },
+            PieceSpec {
+                promotes_to: "Y",
+                ..PieceSpec::new('Q', "queen", "mQcK")
+            },
+            PieceSpec {
+                promotes_to: "Y",
+                ..PieceSpec::new('R', "rook", "mRcB")
+            },
+            PieceSpec {
+                promotes_to: "Y",
+                ..PieceSpec::new('B', "bishop", "mBcR")
+            },
+            // Knight: moves as Wazir or Mao, captures as Ferz or Moa (§6.4 item 4).
+            PieceSpec {
+                promotes_to: "C",
+                ..PieceSpec::new('N', "knight", "mWafsmWcFafscF")
+            },
+            // Guard: the Knight's complement.
+            PieceSpec {
+                promotes_to: "C",
+                ..PieceSpec::new('G', "guard", "mFafsmFcWafscW")
+            },
+            // Pawn: 1, or 2 or 3 from its start rank with every passed square empty (§6.4 item 3).
+            PieceSpec {
+                en_passant: true,
+                pawn: true,
+                promotes_to: "U",
+                initial_ranks: &[1],
+                value: 100,
+                ..PieceSpec::new('P', "pawn", "fmWfcFifmnDifmnH")
+            },
+            PieceSpec::new('U', "promoted pawn", "K"),
+            PieceSpec::new('C', "promoted knight", "KN"),
+            PieceSpec::new('Y', "promoted queen", "Q"),
+            PieceSpec {
+                royal: true,
+                ..PieceSpec::new('X', "promoted king", "Q")
+            },
+        ],
+        start_fen: START_FEN,
+        castling: Vec::new(),
+        promotion_ranks: vec![9],
+        fifty_move_plies: 100,
+        repetition_count: 3,
+        schedule: TurnSchedule::default(),
+        xboard_builtin: None,
+    }
+}
+
+/// Divergent Chess.
+pub struct Divergent {
+    rules: Rules,
+}
+
+/// The registered instance.
+pub fn get() -> &'static Divergent {
+    static DIVERGENT: OnceLock<Divergent> = OnceLock::new();
+    DIVERGENT.get_or_init(|| Divergent {
+        rules: Rules::compile(spec()).expect("the divergent spec compiles"),
+    })
+}
+
+impl Variant for Divergent {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{parse_move, Dialect};
+
+    fn play(fen: &str, moves: &[&str]) -> crate::board::Position {
+        let v = get();
+        let mut pos = v.parse_fen(fen).unwrap();
+        for m in moves {
+            let mv = parse_move(v, &pos, Dialect::Uci, m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            pos = v.play(&pos, mv);
+        }
+        pos
+    }
+
+    #[test]
+    fn triple_step_opens_both_skipped_squares_in_order() {
+        // RULINGS §8 item 9: after e2-e5 the field reads e3e4; after Black's e9-e6, e8e7.
+        let rules = get().rules();
+        let pos = play("4k5/10/10/10/10/10/10/10/4P5/5K4 w - - 0 1", &["e2e5"]);
+        assert!(
+            pos.ep_targets().is_empty(),
+            "no black pawn can take, so no target is set"
+        );
+        let pos = play("4k5/10/10/10/10/10/3p6/10/4P5/5K4 w - - 0 1", &["e2e5"]);
+        assert_eq!(pos.to_fen(rules).split(' ').nth(3), Some("e3e4"));
+        // White pawns on f7 and d6 can take on e8 and on e7: both skipped squares.
+        let pos = play("5k4/4p5/10/5P4/3P6/10/10/10/10/4K5 b - - 0 1", &["e9e6"]);
+        assert_eq!(pos.to_fen(rules).split(' ').nth(3), Some("e8e7"));
+        let v = get();
+        for capture in ["f7e8", "d6e7"] {
+            let m = parse_move(v, &pos, Dialect::Uci, capture)
+                .unwrap_or_else(|e| panic!("{capture}: {e}"));
+            assert_eq!(m.kind(), crate::core::MoveKind::EnPassant);
+            let after = v.play(&pos, m);
+            assert!(
+                after
+                    .piece_at(crate::core::Square::parse("e6").unwrap())
+                    .is_none(),
+                "the pawn on e6 is taken"
+            );
+        }
+    }
+
+    #[test]
+    fn every_piece_promotes_to_its_fixed_form() {
+        // RULINGS §8 item 7: P to U, N or G to C, B R Q to Y, K to X.
+        let v = get();
+        let pos = v
+            .parse_fen("10/P3K5/10/4p5/4P5/10/10/5k4/10/10 w - - 0 1")
+            .unwrap();
+        let mut moves = crate::core::MoveList::new();
+        v.legal_moves(&pos, &mut moves);
+        let texts: Vec<String> = moves
+            .iter()
+            .map(|&m| crate::notation::move_text(v.rules(), Dialect::Uci, m))
+            .collect();
+        assert!(texts.contains(&"a9a10u".to_string()), "{texts:?}");
+        assert!(texts.contains(&"e9e10x".to_string()), "{texts:?}");
+        assert!(
+            !texts.contains(&"e9e10".to_string()),
+            "promotion is mandatory"
+        );
+    }
+
+    #[test]
+    fn an_unpromoted_piece_cannot_stand_on_its_last_rank() {
+        assert!(get()
+            .parse_fen("Y2pk5/10/10/4p5/4P5/10/10/10/10/4K5 w - - 0 1")
+            .is_ok());
+        assert!(get()
+            .parse_fen("R2pk5/10/10/4p5/4P5/10/10/10/10/4K5 w - - 0 1")
+            .is_err());
+        // A black king on rank 1 has reached its last rank: it would be an X.
+        assert!(get()
+            .parse_fen("10/10/10/4p5/4P5/10/10/10/10/4K1k3 w - - 0 1")
+            .is_err());
+    }
+}
