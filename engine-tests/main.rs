@@ -4,6 +4,10 @@
 //! Perft reference numbers come from the chessprogramming wiki:
 //! <https://www.chessprogramming.org/Perft_Results>
 
+mod protocol;
+mod tenranks;
+mod uci;
+mod xboard;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::process::{Command, ExitStatus, Stdio};

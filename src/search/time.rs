@@ -28,9 +28,10 @@ impl TimeBudget {
     pub fn new(limits: &Limits, _mover: Color) -> TimeBudget {
         let overhead = limits.move_overhead;
         if let Some(t) = limits.movetime {
+            // A fixed time per move is used in full: no early stop between iterations.
             let t = t.saturating_sub(overhead).max(MINIMUM);
             return TimeBudget {
-                soft: Some(t),
+                soft: None,
                 hard: Some(t),
             };
         }
@@ -100,5 +101,6 @@ mod tests {
         };
         let b = TimeBudget::new(&limits, Color::White);
         assert_eq!(b.hard, Some(Duration::from_millis(470)));
+        assert_eq!(b.soft, None, "the whole time is used");
     }
 }

@@ -1,0 +1,436 @@
+//! Black-box tests of the XBoard/CECP v2 protocol: the binary runs with no arguments and
+//! `xboard` as its first command.
+
+use std::time::{Duration, Instant};
+
+use crate::protocol::*;
+
+fn is_move(l: &str) -> bool {
+    l.starts_with("move ")
+}
+
+/// Waits for `move <m>` (within `timeout`); returns the lines before it and the move, after
+/// checking that the move is legal after `moves` from `fen`.
+#[track_caller]
+fn engine_move(
+    e: &mut Engine,
+    fen: &str,
+    moves: &[&str],
+    timeout: Duration,
+) -> (Vec<String>, String) {
+    let mut lines = e.lines_until("a `move` line", is_move, timeout);
+    let last = lines.pop().unwrap();
+    let mv = last["move ".len()..].trim().to_string();
+    e.assert_legal(fen, moves, &mv);
+    (lines, mv)
+}
+
+/// Sends `cmd` and requires that nothing at all is printed before the following `pong`.
+#[track_caller]
+fn silent(e: &mut Engine, cmd: &str) {
+    e.send(cmd);
+    let lines = e.sync();
+    if !lines.is_empty() {
+        e.fail(&format!("expected no output for {cmd:?}, got {lines:?}"));
+    }
+}
+
+/// Sends `usermove <mv>` and requires exactly `Illegal move: <mv>` (possibly with a reason).
+#[track_caller]
+fn illegal(e: &mut Engine, mv: &str) {
+    e.send(&format!("usermove {mv}"));
+    let lines = e.sync();
+    let expected = format!("Illegal move: {mv}");
+    // `Illegal move: MOVE`, or with a reason: `Illegal move (REASON): MOVE`.
+    let ok = lines.len() == 1
+        && lines[0].starts_with("Illegal move")
+        && lines[0].ends_with(&format!(": {mv}"));
+    if !ok {
+        e.fail(&format!(
+            "expected `{expected}` for usermove {mv}, got {lines:?}"
+        ));
+    }
+}
+
+#[test]
+fn xboard_features() {
+    let mut e = Engine::spawn(Protocol::Xboard);
+    e.send("xboard");
+    e.send("protover 2");
+    let lines = e.lines_until("feature done=1", |l| l == "feature done=1", DEADLINE);
+    if lines.first().map(String::as_str) != Some("feature done=0") {
+        e.fail("the first answer to protover 2 must be `feature done=0`");
+    }
+    let features: Vec<&String> = lines.iter().filter(|l| l.starts_with("feature ")).collect();
+    if features.len() != lines.len() {
+        e.fail("non-feature lines among the features");
+    }
+    let text = features
+        .iter()
+        .map(|l| &l["feature ".len()..])
+        .collect::<Vec<_>>()
+        .join(" ");
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    if !text.contains("myname=\"Menagerie") && !text.contains("myname=Menagerie") {
+        e.fail("no myname=\"Menagerie ...\" feature");
+    }
+    // `variants="normal"`; more comma-separated names may follow as variants are added.
+    let variants = text
+        .split("variants=\"")
+        .nth(1)
+        .and_then(|v| v.split('"').next())
+        .unwrap_or("");
+    if !variants.split(',').any(|v| v == "normal") {
+        e.fail("no variants=\"normal\" feature");
+    }
+    for f in "setboard=1 usermove=1 ping=1 playother=1 san=0 time=1 draw=1 sigint=0 sigterm=0 \
+              reuse=1 analyze=1 colors=0 memory=1 smp=1 exclude=1 highlight=1 debug=1"
+        .split_whitespace()
+    {
+        if !tokens.contains(&f) {
+            e.fail(&format!("feature {f} missing"));
+        }
+    }
+    if !features.iter().any(|l| l.starts_with("feature option=\"")) {
+        e.fail("no feature option=\"...\" line");
+    }
+    e.finish();
+}
+
+#[test]
+fn xboard_ping_pong() {
+    let mut e = Engine::xboard();
+    e.send("ping 7");
+    e.expect_exact("pong 7");
+    e.send("new");
+    e.send("ping 8");
+    e.expect_exact("pong 8");
+    e.finish();
+}
+
+#[test]
+fn xboard_usermove_legal_and_illegal() {
+    let mut e = Engine::xboard();
+    silent(&mut e, "new");
+    silent(&mut e, "force");
+    silent(&mut e, "usermove e2e4");
+    illegal(&mut e, "e2e5"); // e2 is empty now, and it is Black's turn
+    silent(&mut e, "usermove e7e5"); // the state did not change: Black to move
+    illegal(&mut e, "e2e10");
+    illegal(&mut e, "a10a9");
+    illegal(&mut e, "j2j4");
+    illegal(&mut e, "g1f30"); // not g1f3
+    illegal(&mut e, "zz");
+    silent(&mut e, "usermove g1f3");
+    // The engine's own move is legal in startpos e2e4 e7e5 g1f3.
+    e.send("sd 1");
+    e.send("go");
+    engine_move(&mut e, START_FEN, &["e2e4", "e7e5", "g1f3"], DEADLINE);
+    e.finish();
+}
+
+#[test]
+fn xboard_unknown_command() {
+    let mut e = Engine::xboard();
+    e.send("foo");
+    e.expect_exact("Error (unknown command): foo");
+    e.send("ping 1");
+    e.expect_exact("pong 1");
+    e.finish();
+}
+
+#[test]
+fn xboard_go_plays_side_to_move_with_thinking() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("sd 3");
+    e.send("post");
+    e.send("go");
+    let (lines, _) = engine_move(&mut e, START_FEN, &[], DEADLINE);
+    let thinking: Vec<&String> = lines.iter().filter(|l| is_thinking_line(l)).collect();
+    if thinking.is_empty() {
+        e.fail("no thinking line (depth score time nodes pv) before the move");
+    }
+    for l in &lines {
+        if !is_thinking_line(l) {
+            e.fail(&format!("unexpected line while thinking: {l:?}"));
+        }
+    }
+    e.finish();
+}
+
+#[test]
+fn xboard_engine_answers_usermove() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("sd 2");
+    e.send("usermove e2e4");
+    let (_, reply) = engine_move(&mut e, START_FEN, &["e2e4"], DEADLINE);
+    // The game goes on: another user move and another reply.
+    let after: Vec<&str> = vec!["e2e4", &reply];
+    let mine = legal_moves(START_FEN, &after).into_iter().next().unwrap();
+    e.send(&format!("usermove {mine}"));
+    engine_move(&mut e, START_FEN, &["e2e4", &reply, &mine], DEADLINE);
+    e.finish();
+}
+
+#[test]
+fn xboard_engine_answers_usermove_with_st() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("st 1");
+    let t = Instant::now();
+    e.send("usermove d2d4");
+    engine_move(&mut e, START_FEN, &["d2d4"], Duration::from_secs(5));
+    let took = t.elapsed();
+    if took > Duration::from_millis(2500) {
+        e.fail(&format!("with st 1 the engine took {took:?}"));
+    }
+    e.finish();
+}
+
+#[test]
+fn xboard_misc_commands_are_known() {
+    let mut e = Engine::xboard();
+    let cmds = [
+        "new",
+        "level 40 0:10 0",
+        "time 1000",
+        "otim 1000",
+        "st 1",
+        "sd 2",
+        "memory 32",
+        "cores 1",
+        "hard",
+        "easy",
+        "random",
+        "computer",
+        "name X",
+        "rating 2000 2000",
+        "ics -",
+        "force",
+        "usermove e2e4",
+        "usermove e7e5",
+        "draw",
+        "hint",
+        "bk",
+        "undo",
+        "remove",
+        "setscore 10 5",
+        "option MultiPV=2",
+        "accepted setboard",
+        "rejected foo",
+        "result 1-0 {x}",
+        "new",
+        "force",
+        "playother",
+        "force",
+        "white",
+        "black",
+        "force",
+        "nps 1000",
+        "new",
+        "force",
+    ];
+    for cmd in cmds {
+        e.send(cmd);
+        let lines = e.sync();
+        if let Some(l) = lines
+            .iter()
+            .find(|l| l.starts_with("Error (unknown command)"))
+        {
+            e.fail(&format!("{cmd:?} answered {l:?}"));
+        }
+    }
+    e.finish();
+}
+
+#[test]
+fn xboard_undo_and_remove() {
+    let mut e = Engine::xboard();
+    for cmd in [
+        "new",
+        "force",
+        "usermove e2e4",
+        "usermove e7e5",
+        "usermove g1f3",
+        "usermove b8c6",
+    ] {
+        silent(&mut e, cmd);
+    }
+    silent(&mut e, "undo"); // takes back b8c6
+    silent(&mut e, "remove"); // takes back g1f3 and e7e5
+                              // Back at startpos e2e4: Black to move.
+    illegal(&mut e, "g1f3");
+    silent(&mut e, "usermove c7c5");
+    e.send("sd 1");
+    e.send("go");
+    engine_move(&mut e, START_FEN, &["e2e4", "c7c5"], DEADLINE);
+    e.finish();
+}
+
+#[test]
+fn xboard_setboard_and_illegal_fen() {
+    let mut e = Engine::xboard();
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    e.send("new");
+    e.send("force");
+    silent(&mut e, &format!("setboard {fen}"));
+    for bad in [
+        "setboard 8/8/8 w - - 0 1",
+        "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "setboard 4k3/8/8/8/8/8/8/4KK2 w - - 0 1",
+        "setboard garbage",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        if !lines
+            .iter()
+            .any(|l| l.starts_with("tellusererror Illegal position"))
+        {
+            e.fail(&format!(
+                "expected `tellusererror Illegal position...` for {bad:?}"
+            ));
+        }
+    }
+    // The kiwipete position is kept.
+    e.send("sd 2");
+    e.send("go");
+    engine_move(&mut e, fen, &[], DEADLINE);
+    e.finish();
+}
+
+#[test]
+fn xboard_analyze() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("post");
+    e.send("analyze");
+    e.expect("a thinking line", is_thinking_line, DEADLINE);
+    e.send(".");
+    e.expect_prefix("stat01: ");
+    e.send("exclude e2e4");
+    e.send("include all");
+    e.pause(Duration::from_millis(200));
+    e.send("exit");
+    e.sync();
+    for l in &e.received().to_vec() {
+        if l.starts_with("Error") || is_move(l) {
+            e.fail(&format!("unexpected line during analysis: {l:?}"));
+        }
+    }
+    // Analysis is over: no more thinking output.
+    e.pause(Duration::from_millis(100));
+    e.sync();
+    e.expect_no_line(
+        "thinking after exit",
+        is_thinking_line,
+        Duration::from_millis(300),
+    );
+    e.finish();
+}
+
+#[test]
+fn xboard_move_now() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("st 30");
+    e.send("go");
+    e.pause(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("?");
+    engine_move(&mut e, START_FEN, &[], Duration::from_secs(5));
+    let took = t.elapsed();
+    if took > Duration::from_secs(2) {
+        e.fail(&format!("`?` took {took:?} to produce a move"));
+    }
+    e.finish();
+}
+
+#[test]
+fn xboard_ping_while_thinking_answers_after_move() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("st 1");
+    e.send("go");
+    e.pause(Duration::from_millis(100));
+    e.send("ping 5");
+    let lines = e.lines_until("pong 5", |l| l == "pong 5", DEADLINE);
+    if !lines.iter().any(|l| is_move(l)) {
+        e.fail("`pong 5` came before the engine's `move` line");
+    }
+    e.finish();
+}
+
+#[test]
+fn xboard_mate_claim_after_engine_move() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("force");
+    e.send(&format!("setboard {MATE_IN_1}"));
+    e.send("sd 3");
+    e.send("go");
+    let (_, mv) = engine_move(&mut e, MATE_IN_1, &[], DEADLINE);
+    if mv != "a1a8" {
+        e.fail(&format!("expected move a1a8, got {mv}"));
+    }
+    e.expect_exact("1-0 {White mates}");
+    e.finish();
+}
+
+#[test]
+fn xboard_mate_claim_after_user_move() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("force");
+    e.send(&format!("setboard {MATE_IN_1}"));
+    e.send("usermove a1a8");
+    e.expect_exact("1-0 {White mates}");
+    e.finish();
+}
+
+#[test]
+fn xboard_lift_highlight() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("lift e2");
+    e.expect_line(
+        |l| l == "highlight 8/8/8/8/4Y3/4Y3/8/8",
+        Duration::from_secs(2),
+    );
+    e.finish();
+}
+
+#[test]
+fn xboard_unsupported_variant() {
+    let mut e = Engine::xboard();
+    e.send("variant nosuch");
+    e.expect_prefix("Error (unsupported variant): nosuch");
+    e.send("new");
+    e.send("sd 1");
+    e.send("go");
+    engine_move(&mut e, START_FEN, &[], DEADLINE);
+    e.finish();
+}
+
+#[test]
+fn xboard_quit_mid_search() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("st 30");
+    e.send("go");
+    e.pause(Duration::from_millis(200));
+    let status = e.quit_and_wait(Duration::from_secs(3));
+    if !status.success() {
+        e.fail(&format!("exit status {status} after quit during a search"));
+    }
+    e.check_clean();
+}
+
+#[test]
+fn xboard_quit_when_idle() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.quit_and_wait(Duration::from_secs(3));
+    e.check_clean();
+}
