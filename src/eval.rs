@@ -19,6 +19,12 @@ const CENTRALITY_WEIGHT: i32 = 3;
 const PAWN_ADVANCE: i32 = 6;
 /// Bonus for having the move.
 const TEMPO: i32 = 10;
+/// Material lead from which a side with only royal pieces left is hunted (mop-up).
+const MOPUP_LEAD: i32 = 300;
+/// Mop-up: bonus per step the lone royal piece stands from the centre...
+const MOPUP_EDGE: i32 = 20;
+/// ...and per step the attacking royal piece stands closer to it.
+const MOPUP_CLOSE: i32 = 8;
 
 /// The evaluation tables of one variant.
 pub struct Eval {
@@ -104,7 +110,39 @@ impl Eval {
                 }
             }
         }
+        score += self.mop_up(rules, pos, score);
         let us = if pos.turn() == Color::Black { -1 } else { 1 };
         us * score + TEMPO
+    }
+
+    /// When one side has only royal pieces left and is well behind, the winner is paid for
+    /// driving the lone royal piece to the edge and for bringing its own royal piece near: the
+    /// material terms alone give no way to make progress.
+    fn mop_up(&self, rules: &Rules, pos: &Position, score: i32) -> i32 {
+        let g = rules.geometry();
+        let (winner, loser, sign) = if score >= MOPUP_LEAD {
+            (Color::White, Color::Black, 1)
+        } else if score <= -MOPUP_LEAD {
+            (Color::Black, Color::White, -1)
+        } else {
+            return 0;
+        };
+        let lone = pos.royals(rules, loser);
+        if (pos.color_bb(loser) & !lone).nonempty() {
+            return 0;
+        }
+        let (Some(l), Some(w)) = (lone.first(), pos.royals(rules, winner).first()) else {
+            return 0;
+        };
+        let from_centre = |sq: Square| {
+            let df = (2 * sq.file() as i32 - (g.files() as i32 - 1)).abs();
+            let dr = (2 * sq.rank() as i32 - (g.ranks() as i32 - 1)).abs();
+            df.max(dr) / 2
+        };
+        let apart = (l.file() as i32 - w.file() as i32)
+            .abs()
+            .max((l.rank() as i32 - w.rank() as i32).abs());
+        let most_apart = g.files().max(g.ranks()) as i32;
+        sign * (MOPUP_EDGE * from_centre(l) + MOPUP_CLOSE * (most_apart - apart))
     }
 }

@@ -211,7 +211,7 @@ impl Xboard {
             env!("CARGO_PKG_VERSION")
         ));
         self.say(&format!("feature variants=\"{}\"", names.join(",")));
-        self.say("feature setboard=1 usermove=1 ping=1 playother=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 exclude=1 setscore=1 highlight=1 debug=1 name=0");
+        self.say("feature setboard=1 usermove=1 ping=1 playother=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 exclude=1 highlight=1 debug=1 name=0");
         self.say(&format!(
             "feature option=\"Move Overhead -spin {} 0 {}\"",
             self.engine.options.move_overhead.as_millis(),
@@ -591,10 +591,11 @@ impl Xboard {
             limits,
             false,
             move |info| {
+                // Stored first, so that a `.` right after the line sees this iteration.
+                *last_info.lock().unwrap_or_else(|e| e.into_inner()) = Some(info.clone());
                 if post && info.multipv == 1 {
                     out.line(&thinking_line(rules, info));
                 }
-                *last_info.lock().unwrap_or_else(|e| e.into_inner()) = Some(info.clone());
             },
             move |result| {
                 *done_slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(result.clone());

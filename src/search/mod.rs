@@ -233,7 +233,9 @@ impl Searcher<'_> {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         let lines = self.limits.multipv.clamp(1, root_moves.len());
+        let mut last_iteration_nodes = 0;
         for depth in 1..=max_depth {
+            let nodes_before = self.nodes;
             let mut found: Vec<(i32, Vec<Move>)> = Vec::new();
             for line in 0..lines {
                 let candidates: Vec<Move> = root_moves
@@ -282,7 +284,14 @@ impl Searcher<'_> {
             if self.aborted {
                 break;
             }
-            // Step 3. Stop when the iteration used enough of the time, or a wanted mate is found.
+            // Step 3. A tree that stopped growing is resolved to the end (every line ends by a
+            // rule): deeper iterations would only repeat it.
+            let grown = self.nodes - nodes_before;
+            if depth > 1 && grown == last_iteration_nodes {
+                break;
+            }
+            last_iteration_nodes = grown;
+            // Step 4. Stop when the iteration used enough of the time, or a wanted mate is found.
             if let Some(n) = self.limits.mate {
                 if let Score::Mate(m) = Score::from_internal(*score) {
                     if m > 0 && m as u32 <= n {

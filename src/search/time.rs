@@ -10,9 +10,9 @@ const DEFAULT_MOVES_TO_GO: u32 = 30;
 /// Share of the increment spent on each move.
 const INCREMENT_SHARE: f64 = 0.75;
 /// The hard limit is this many soft limits...
-const HARD_PER_SOFT: u32 = 4;
+const HARD_PER_SOFT: f64 = 2.5;
 /// ...but never more than this share of the time left (after the overhead).
-const HARD_SHARE_OF_CLOCK: f64 = 0.4;
+const HARD_SHARE_OF_CLOCK: f64 = 0.25;
 /// The least time a search is given.
 const MINIMUM: Duration = Duration::from_millis(1);
 
@@ -45,7 +45,7 @@ impl TimeBudget {
         let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 60);
         let base = left / mtg + clock.inc.mul_f64(INCREMENT_SHARE);
         let cap = left.mul_f64(if mtg == 1 { 0.8 } else { HARD_SHARE_OF_CLOCK });
-        let hard = (base * HARD_PER_SOFT).min(cap).max(MINIMUM);
+        let hard = base.mul_f64(HARD_PER_SOFT).min(cap).max(MINIMUM);
         let soft = base.min(hard).max(MINIMUM);
         TimeBudget {
             soft: Some(soft),
