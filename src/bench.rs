@@ -2,12 +2,14 @@
 //! thread the node total is deterministic, the behaviour checksum of the search (`Bench: N` in
 //! commit messages).
 
-use crate::search::{self, Control, Limits};
+use crate::search::{self, Control, Limits, TranspositionTable};
 use crate::variants::Variant;
 use std::time::{Duration, Instant};
 
 /// Depth searched when none is given.
-pub const DEFAULT_DEPTH: u32 = 5;
+pub const DEFAULT_DEPTH: u32 = 9;
+/// Transposition table of the bench, in MiB (cleared before each position).
+pub const HASH_MB: usize = 16;
 
 /// The bench positions of a variant: its own list, or its start position.
 pub fn positions(variant: &dyn Variant) -> Vec<String> {
@@ -27,12 +29,22 @@ pub struct BenchResult {
     pub time: Duration,
 }
 
-/// Searches every bench position of `variant` to `depth`.
+/// Searches every bench position of `variant` to `depth` with `threads` threads; `on_position`
+/// gets each position's index, FEN, nodes and time.
 pub fn run(
     variant: &dyn Variant,
     depth: u32,
-    mut on_position: impl FnMut(usize, &str, u64),
+    threads: usize,
+    mut on_position: impl FnMut(usize, &str, u64, Duration),
 ) -> BenchResult {
+    let pool = (threads > 1).then(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads - 1)
+            .stack_size(search::THREAD_STACK_BYTES)
+            .build()
+            .expect("the bench thread pool starts")
+    });
+    let mut tt = TranspositionTable::new(HASH_MB);
     let start = Instant::now();
     let mut nodes = 0;
     for (i, fen) in positions(variant).iter().enumerate() {
@@ -42,9 +54,20 @@ pub fn run(
             ..Default::default()
         };
         let control = Control::new(false);
-        let r = search::search(variant, &pos, &[], &limits, &control, &mut |_| {});
+        tt.clear();
+        let t = Instant::now();
+        let r = search::search(
+            variant,
+            &pos,
+            &[],
+            &limits,
+            &control,
+            &tt,
+            pool.as_ref(),
+            &mut |_| {},
+        );
         nodes += r.nodes;
-        on_position(i, fen, r.nodes);
+        on_position(i, fen, r.nodes, t.elapsed());
     }
     BenchResult {
         nodes,

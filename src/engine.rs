@@ -4,15 +4,12 @@
 use crate::board::FenError;
 use crate::game::Game;
 use crate::notation::{Dialect, MoveError};
-use crate::search::{self, Control, Info, Limits, SearchResult};
+use crate::search::{self, Control, Info, Limits, SearchResult, TranspositionTable};
 use crate::variants::{self, UnknownVariant, Variant};
 use std::fmt;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
-
-/// Stack of the search thread: move lists live on it, one per ply.
-const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Settings the protocols expose.
 #[derive(Clone, Debug)]
@@ -72,6 +69,9 @@ pub struct Engine {
     /// Settings.
     pub options: Options,
     running: Option<Running>,
+    tt: Arc<TranspositionTable>,
+    /// Helper threads for Lazy SMP: `threads - 1` of them.
+    pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl Default for Engine {
@@ -84,10 +84,14 @@ impl Engine {
     /// An engine set to FIDE chess at its start position.
     pub fn new() -> Engine {
         let chess = variants::by_name("chess").expect("chess is registered");
+        let options = Options::default();
+        let tt = Arc::new(TranspositionTable::new(options.hash_mb));
         Engine {
             game: Game::from_start(chess),
-            options: Options::default(),
+            options,
             running: None,
+            tt,
+            pool: None,
         }
     }
 
@@ -111,13 +115,51 @@ impl Engine {
         let v = variants::by_name(name)?;
         self.stop_and_wait();
         self.game = Game::from_start(v);
+        self.clear_hash();
         Ok(())
     }
 
-    /// Starts a new game of the current variant.
+    /// Starts a new game of the current variant, with an empty transposition table.
     pub fn new_game(&mut self) {
         self.stop_and_wait();
         self.game = Game::from_start(self.variant());
+        self.clear_hash();
+    }
+
+    /// Empties the transposition table.
+    pub fn clear_hash(&mut self) {
+        self.stop_and_wait();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+        }
+    }
+
+    /// Bytes of the transposition table.
+    pub fn hash_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// Brings the table and the thread pool in line with the options.
+    fn apply_options(&mut self) {
+        if self.tt.bytes() != self.options.hash_mb << 20 {
+            // Free the old table first, so both never take memory at once.
+            self.tt = Arc::new(TranspositionTable::new(0));
+            self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+        }
+        let helpers = self.options.threads.saturating_sub(1);
+        if self.pool.as_ref().map_or(0, |p| p.current_num_threads()) != helpers {
+            self.pool = (helpers > 0).then(|| {
+                Arc::new(
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(helpers)
+                        .stack_size(search::THREAD_STACK_BYTES)
+                        .thread_name(|i| format!("search-{}", i + 1))
+                        .build()
+                        .expect("the search thread pool starts"),
+                )
+            });
+        }
     }
 
     /// Sets a position: a FEN (or the start position) and moves from it. On error nothing changes.
@@ -159,6 +201,7 @@ impl Engine {
         on_done: impl FnOnce(SearchResult) + Send + 'static,
     ) {
         self.stop_and_wait();
+        self.apply_options();
         limits.multipv = limits.multipv.max(self.options.multipv);
         limits.move_overhead = self.options.move_overhead;
         let control = Arc::new(Control::new(pondering));
@@ -166,9 +209,11 @@ impl Engine {
         let root = self.game.position().clone();
         let history = self.game.history();
         let thread_control = Arc::clone(&control);
+        let tt = Arc::clone(&self.tt);
+        let pool = self.pool.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
+            .stack_size(search::THREAD_STACK_BYTES)
             .spawn(move || {
                 let result = search::search(
                     variant,
@@ -176,6 +221,8 @@ impl Engine {
                     &history,
                     &limits,
                     &thread_control,
+                    &tt,
+                    pool.as_deref(),
                     &mut on_info,
                 );
                 on_done(result);

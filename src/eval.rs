@@ -19,6 +19,18 @@ const CENTRALITY_WEIGHT: i32 = 3;
 const PAWN_ADVANCE: i32 = 6;
 /// Bonus for having the move.
 const TEMPO: i32 = 10;
+/// Bonus per square a piece can move to or capture on, with the real board.
+const MOBILITY_WEIGHT: i32 = 2;
+/// Bonus per own piece next to one's royal piece (a shield).
+const KING_SHIELD: i32 = 6;
+/// Penalty per enemy piece (not pawn-like) within two squares of one's royal piece.
+const KING_TROPISM: i32 = 12;
+/// Pawn structure, for pawn-like pieces: per extra pawn on a file, per pawn with no own pawn
+/// on a neighbouring file, and for a passed pawn a base plus a bonus per rank advanced.
+const DOUBLED_PAWN: i32 = 12;
+const ISOLATED_PAWN: i32 = 10;
+const PASSED_PAWN: i32 = 10;
+const PASSED_PAWN_PER_RANK: i32 = 8;
 /// Material lead from which a side with only royal pieces left is hunted (mop-up).
 const MOPUP_LEAD: i32 = 300;
 /// Mop-up: bonus per step the lone royal piece stands from the centre...
@@ -29,6 +41,15 @@ const MOPUP_CLOSE: i32 = 8;
 /// The evaluation tables of one variant.
 pub struct Eval {
     values: [i32; MAX_KINDS],
+    /// Kinds counted for mobility (neither royal nor pawn-like).
+    mobile: u16,
+    /// Pawn-like kinds.
+    pawns: u16,
+    /// Squares of each file.
+    files: Vec<Bitboard>,
+    /// Per (colour, square): the squares ahead on the same and neighbouring files, which must
+    /// hold no enemy pawn for a pawn there to be passed.
+    front_span: Vec<Bitboard>,
     /// Per (colour, kind, square): value plus square bonus.
     table: Vec<i32>,
 }
@@ -89,7 +110,42 @@ impl Eval {
                 }
             }
         }
-        Eval { values, table }
+        let mut mobile = 0u16;
+        let mut pawns = 0u16;
+        for (i, k) in rules.kinds.iter().enumerate() {
+            if k.spec.pawn {
+                pawns |= 1 << i;
+            } else if !k.spec.royal {
+                mobile |= 1 << i;
+            }
+        }
+        let files: Vec<Bitboard> = (0..rules.geometry().files())
+            .map(|f| board.into_iter().filter(|s| s.file() == f).collect())
+            .collect();
+        let mut front_span = vec![Bitboard::EMPTY; 3 * NUM_SQUARES];
+        for c in [Color::White, Color::Black] {
+            for sq in board {
+                front_span[c.index() * NUM_SQUARES + sq.index()] = board
+                    .into_iter()
+                    .filter(|s| s.file().abs_diff(sq.file()) <= 1)
+                    .filter(|s| {
+                        if c == Color::Black {
+                            s.rank() < sq.rank()
+                        } else {
+                            s.rank() > sq.rank()
+                        }
+                    })
+                    .collect();
+            }
+        }
+        Eval {
+            values,
+            table,
+            mobile,
+            pawns,
+            files,
+            front_span,
+        }
     }
 
     /// Material value of a kind.
@@ -111,8 +167,105 @@ impl Eval {
             }
         }
         score += self.mop_up(rules, pos, score);
+        score += self.mobility(rules, pos, Color::White) - self.mobility(rules, pos, Color::Black);
+        score +=
+            self.king_safety(rules, pos, Color::White) - self.king_safety(rules, pos, Color::Black);
+        if self.pawns != 0 {
+            score +=
+                self.pawn_structure(pos, Color::White) - self.pawn_structure(pos, Color::Black);
+        }
         let us = if pos.turn() == Color::Black { -1 } else { 1 };
         us * score + TEMPO
+    }
+
+    /// Squares the pieces of `c` reach, not counting their own pieces' squares.
+    fn mobility(&self, rules: &Rules, pos: &Position, c: Color) -> i32 {
+        let t = &rules.tables;
+        let occ = pos.occupied();
+        let own = pos.color_bb(c);
+        let mut n = 0;
+        for ki in 0..rules.num_kinds() {
+            if self.mobile >> ki & 1 == 0 {
+                continue;
+            }
+            let k = PieceKind(ki as u8);
+            for sq in pos.pieces(c, k) {
+                let reach = t.leap_quiet(c, k, sq)
+                    | t.leap_capture(c, k, sq)
+                    | t.ride_targets(t.quiet_rides(c, k), sq, occ)
+                    | t.ride_targets(t.capture_rides(c, k), sq, occ);
+                n += (reach & !own).count() as i32;
+            }
+        }
+        MOBILITY_WEIGHT * n
+    }
+
+    /// Own pieces around the royal piece, and enemy pieces close to it.
+    fn king_safety(&self, rules: &Rules, pos: &Position, c: Color) -> i32 {
+        let Some(k) = pos.royals(rules, c).first() else {
+            return 0;
+        };
+        let t = &rules.tables;
+        let near = t.within(k, 1);
+        let close = t.within(k, 2);
+        let shield = (near & pos.color_bb(c)).count() as i32;
+        let mut enemies = pos.color_bb(c.opponent()) & close & !pos.royals(rules, c.opponent());
+        for ki in 0..rules.num_kinds() {
+            if self.pawns >> ki & 1 != 0 {
+                enemies &= !pos.kind_bb(PieceKind(ki as u8));
+            }
+        }
+        KING_SHIELD * shield - KING_TROPISM * enemies.count() as i32
+    }
+
+    /// Doubled, isolated and passed pawns of `c`.
+    fn pawn_structure(&self, pos: &Position, c: Color) -> i32 {
+        let pawns_of = |color: Color| {
+            let mut bb = Bitboard::EMPTY;
+            for ki in 0..MAX_KINDS {
+                if self.pawns >> ki & 1 != 0 {
+                    bb |= pos.pieces(color, PieceKind(ki as u8));
+                }
+            }
+            bb
+        };
+        let ours = pawns_of(c);
+        let theirs = pawns_of(c.opponent());
+        let nfiles = self.files.len();
+        let mut score = 0;
+        for f in 0..nfiles {
+            let here = ours & self.files[f];
+            let n = here.count() as i32;
+            if n == 0 {
+                continue;
+            }
+            score -= DOUBLED_PAWN * (n - 1);
+            let left = if f > 0 {
+                self.files[f - 1]
+            } else {
+                Bitboard::EMPTY
+            };
+            let right = if f + 1 < nfiles {
+                self.files[f + 1]
+            } else {
+                Bitboard::EMPTY
+            };
+            if (ours & (left | right)).is_empty() {
+                score -= ISOLATED_PAWN * n;
+            }
+            for sq in here {
+                if (theirs & self.front_span[c.index() * NUM_SQUARES + sq.index()]).is_empty() {
+                    let ranks = self.files[f].count() as i32;
+                    let advanced = if c == Color::Black {
+                        ranks - 1 - sq.rank() as i32
+                    } else {
+                        sq.rank() as i32
+                    };
+                    score += PASSED_PAWN + PASSED_PAWN_PER_RANK * advanced;
+                }
+            }
+        }
+        score
     }
 
     /// When one side has only royal pieces left and is well behind, the winner is paid for

@@ -61,16 +61,19 @@ fn bench(variant: Option<&str>, threads: usize, depth: u32) -> Result<(), String
     if !(1..=64).contains(&depth) {
         return Err(format!("depth must be between 1 and 64, not {depth}"));
     }
-    if threads != 1 {
-        return Err(format!(
-            "threads {threads}: the search runs on one thread until parallel search lands"
-        ));
+    if !(1..=256).contains(&threads) {
+        return Err(format!("threads must be between 1 and 256, not {threads}"));
     }
     let mut nodes = 0u64;
     let mut time = std::time::Duration::ZERO;
     for v in list {
-        let r = menagerie::bench::run(v, depth, |i, fen, n| {
-            eprintln!("{} position {}: {n} nodes ({fen})", v.name(), i + 1)
+        let r = menagerie::bench::run(v, depth, threads, |i, fen, n, t| {
+            eprintln!(
+                "{} position {}: {n} nodes, {} ms ({fen})",
+                v.name(),
+                i + 1,
+                t.as_millis()
+            )
         });
         nodes += r.nodes;
         time += r.time;

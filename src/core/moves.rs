@@ -202,6 +202,12 @@ impl Move {
     pub const fn to_bits(self) -> u32 {
         self.0
     }
+
+    /// A move from its packed bits (as stored in the transposition table).
+    #[inline]
+    pub const fn from_bits(bits: u32) -> Move {
+        Move(bits)
+    }
 }
 
 impl fmt::Debug for Move {
@@ -298,6 +304,12 @@ impl MoveList {
     /// Whether `m` is in the list.
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
+    }
+
+    /// Swaps two moves.
+    #[inline]
+    pub fn swap(&mut self, a: usize, b: usize) {
+        self.moves[..self.len].swap(a, b);
     }
 
     /// Iterates over the moves.

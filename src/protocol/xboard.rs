@@ -24,6 +24,8 @@ enum Purpose {
     Move,
     /// Analysis: results are only shown.
     Analyze,
+    /// Thinking on the opponent's time (`hard`): only the shared table keeps the work.
+    Ponder,
 }
 
 struct Active {
@@ -61,6 +63,8 @@ pub struct Xboard {
     game_over: bool,
     last_info: Arc<Mutex<Option<Info>>>,
     hint: Option<Move>,
+    /// Think on the opponent's time (`hard`).
+    ponder: bool,
 }
 
 fn thinking_line(rules: &crate::rules::Rules, info: &Info) -> String {
@@ -177,6 +181,7 @@ impl Xboard {
             game_over: false,
             last_info: Arc::new(Mutex::new(None)),
             hint: None,
+            ponder: false,
         }
     }
 
@@ -234,7 +239,18 @@ impl Xboard {
         match cmd {
             "" => {}
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "setscore" | "draw" | "pause" | "resume" | "easy" | "hard" => {}
+            | "ics" | "setscore" | "draw" | "pause" | "resume" => {}
+            "hard" => self.ponder = true,
+            "easy" => {
+                self.ponder = false;
+                if self
+                    .active
+                    .as_ref()
+                    .is_some_and(|a| a.purpose == Purpose::Ponder)
+                {
+                    self.abandon_search();
+                }
+            }
             "protover" => self.features(),
             "new" => {
                 self.abandon_search();
@@ -469,9 +485,10 @@ impl Xboard {
         if self
             .active
             .as_ref()
-            .is_some_and(|a| a.purpose == Purpose::Move)
+            .is_some_and(|a| a.purpose != Purpose::Analyze)
         {
-            // A move while we think on our own move: the GUI is in charge, drop the search.
+            // Pondering ends with the opponent's move; a move while we think on our own is the
+            // GUI taking charge. Either way the search is dropped.
             self.abandon_search();
         }
         self.engine.game_mut().play(m);
@@ -626,7 +643,7 @@ impl Xboard {
         let result = a.slot.lock().unwrap_or_else(|e| e.into_inner()).take();
         let purpose = a.purpose;
         self.active = None;
-        if purpose == Purpose::Analyze {
+        if purpose != Purpose::Move {
             return;
         }
         if let Some(best) = result.as_ref().and_then(|r| r.best) {
@@ -642,7 +659,13 @@ impl Xboard {
                     self.say(&format!("move {leg}"));
                 }
             }
-            self.claim_if_over();
+            if !self.claim_if_over() && self.ponder && !self.force {
+                let limits = Limits {
+                    infinite: true,
+                    ..Default::default()
+                };
+                self.start(limits, Purpose::Ponder);
+            }
         }
         self.flush_pongs();
     }

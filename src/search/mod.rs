@@ -1,19 +1,25 @@
-//! Search: iterative deepening over an alpha-beta (negamax) search with quiescence, for any
-//! registered variant. This is the baseline the Search issue builds on; it already honours every
-//! limit the protocols pass (depth, nodes, time, mate, infinite, ponder, searchmoves, MultiPV) and
-//! stops cleanly.
+//! Search: iterative deepening with aspiration windows over a principal variation search, with a
+//! transposition table shared by all threads (Lazy SMP on a rayon pool), quiescence over noisy
+//! moves, null-move pruning and late-move reductions where the variant allows them. It honours
+//! every limit the protocols pass (depth, nodes, time, mate, infinite, ponder, searchmoves,
+//! MultiPV) and stops cleanly. With one thread it is deterministic.
 
+mod picker;
 mod time;
+pub mod tt;
 
 pub use time::TimeBudget;
+pub use tt::TranspositionTable;
 
 use crate::board::Position;
-use crate::core::{Move, MoveKind, MoveList, Square, NUM_SQUARES};
+use crate::core::{Move, MoveKind, MoveList, NUM_SQUARES};
 use crate::eval::Eval;
 use crate::variants::{Outcome, Variant};
-use std::sync::atomic::{AtomicBool, Ordering};
+use picker::Picker;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tt::{Bound, TtEntry};
 
 /// Score of a mate on the board (at ply 0); mates further away score less.
 pub const MATE: i32 = 30_000;
@@ -24,10 +30,30 @@ const INFINITY: i32 = 32_000;
 pub const MAX_PLY: usize = 128;
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
-/// Ordering scores: the previous best move, then captures, then killers, then history.
-const ORDER_PV: i32 = 2_000_000;
+/// Ordering scores: the table's move, then captures, then killers, then history.
+const ORDER_TT: i32 = 2_000_000;
 const ORDER_CAPTURE: i32 = 1_000_000;
 const ORDER_KILLER: [i32; 2] = [900_000, 800_000];
+/// Half width of the first aspiration window, in centipawns.
+const ASPIRATION_WINDOW: i32 = 30;
+/// Depth from which aspiration windows are used.
+const ASPIRATION_DEPTH: u32 = 4;
+/// Least depth for null-move pruning.
+const NULL_MOVE_DEPTH: i32 = 3;
+/// Null-move reduction: a base and one more ply per this many plies of depth.
+const NULL_MOVE_BASE: i32 = 2;
+const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+/// Late-move reductions: least depth, and how many moves are searched in full first.
+const LMR_DEPTH: i32 = 3;
+const LMR_FULL_MOVES: usize = 3;
+/// Stack of each search thread: move lists live on it, several per ply.
+pub const THREAD_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Late-move reduction for a move at `index` (from 0) at `depth`: grows with the logarithms of both.
+fn lmr_reduction(depth: i32, index: usize) -> i32 {
+    let r = (depth as f64).ln() * (index as f64).ln() / 2.0;
+    r as i32
+}
 
 /// Limits of one search.
 #[derive(Clone, Debug, Default)]
@@ -93,6 +119,11 @@ impl Control {
         self.stop.load(Ordering::Relaxed)
     }
 
+    /// Stops every thread of this search (the main thread's limits ran out).
+    fn set_stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
     /// The opponent played the expected move: time limits apply from now on.
     pub fn ponderhit(&self) {
         *self.start.lock().expect("clock lock") = Instant::now();
@@ -148,6 +179,8 @@ pub struct Info {
     pub time: Duration,
     /// Principal variation.
     pub pv: Vec<Move>,
+    /// Transposition table use, per mille.
+    pub hashfull: u32,
 }
 
 /// The search's answer.
@@ -165,61 +198,142 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-struct Searcher<'a> {
+/// Everything the search threads share.
+struct Shared<'a> {
     variant: &'a dyn Variant,
-    eval: Eval,
+    tt: &'a TranspositionTable,
     control: &'a Control,
     limits: &'a Limits,
     budget: TimeBudget,
+    /// Nodes of all threads, published in batches.
+    nodes: AtomicU64,
+}
+
+/// One search thread: its own killers, histories and path; the table and the stop flag are shared.
+struct Worker<'a> {
+    shared: &'a Shared<'a>,
+    id: usize,
+    eval: Eval,
     nodes: u64,
+    unpublished: u64,
     seldepth: usize,
     aborted: bool,
     /// Hashes of the game before the root and of the path from the root.
     path: Vec<u64>,
     pv: Vec<Vec<Move>>,
-    /// The best line of the last iteration, tried first at each ply.
-    prev_pv: Vec<Move>,
     killers: [[Move; 2]; MAX_PLY],
     history: Vec<i32>,
+    pawn_kinds: u16,
+    allow_null: bool,
+    allow_reductions: bool,
 }
 
-/// Searches `root` (whose game history is `history`, oldest first) within `limits`, calling
-/// `on_info` after each finished line.
+/// Searches `root` (whose game history is `history`, oldest first) within `limits`, with
+/// `threads` threads sharing `tt`; `pool` runs the helper threads. `on_info` gets each finished
+/// line of the main thread.
+#[allow(clippy::too_many_arguments)]
 pub fn search(
     variant: &dyn Variant,
     root: &Position,
     history: &[u64],
     limits: &Limits,
     control: &Control,
+    tt: &TranspositionTable,
+    pool: Option<&rayon::ThreadPool>,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
-    let mut s = Searcher {
+    tt.new_search();
+    let shared = Shared {
         variant,
-        eval: Eval::new(variant.rules()),
+        tt,
         control,
         limits,
         budget: TimeBudget::new(limits, root.turn()),
-        nodes: 0,
-        seldepth: 0,
-        aborted: false,
-        path: history.to_vec(),
-        pv: vec![Vec::new(); MAX_PLY + 1],
-        prev_pv: Vec::new(),
-        killers: [[Move::NULL; 2]; MAX_PLY],
-        history: vec![0; NUM_SQUARES * NUM_SQUARES],
+        nodes: AtomicU64::new(0),
     };
-    s.run(root, on_info)
+    let helpers = pool.map_or(0, |p| p.current_num_threads());
+    let Some(pool) = pool.filter(|_| helpers > 0) else {
+        return Worker::new(&shared, 0, history).run(root, on_info);
+    };
+    // Lazy SMP: helpers search the same tree and fill the shared table; the main thread, running
+    // here, decides when to stop and reports.
+    pool.in_place_scope(|scope| {
+        for id in 1..=helpers {
+            let shared = &shared;
+            scope.spawn(move |_| {
+                Worker::new(shared, id, history).run(root, &mut |_| {});
+            });
+        }
+        let result = Worker::new(&shared, 0, history).run(root, on_info);
+        control.set_stop();
+        result
+    })
 }
 
-impl Searcher<'_> {
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl<'a> Worker<'a> {
+    fn new(shared: &'a Shared<'a>, id: usize, history: &[u64]) -> Worker<'a> {
+        let rules = shared.variant.rules();
+        let pawn_kinds = rules
+            .kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.spec.pawn)
+            .fold(0u16, |m, (i, _)| m | 1 << i);
+        Worker {
+            shared,
+            id,
+            eval: Eval::new(rules),
+            nodes: 0,
+            unpublished: 0,
+            seldepth: 0,
+            aborted: false,
+            path: history.to_vec(),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            killers: [[Move::NULL; 2]; MAX_PLY],
+            history: vec![0; NUM_SQUARES * NUM_SQUARES],
+            pawn_kinds,
+            allow_null: shared.variant.null_move_allowed(),
+            allow_reductions: shared.variant.reductions_allowed(),
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.unpublished
+    }
+
     fn run(&mut self, root: &Position, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
+        let limits = self.shared.limits;
         let mut moves = MoveList::new();
-        self.variant.legal_moves(root, &mut moves);
+        self.shared.variant.legal_moves(root, &mut moves);
         let mut root_moves: Vec<Move> = moves
             .iter()
             .copied()
-            .filter(|m| self.limits.searchmoves.is_empty() || self.limits.searchmoves.contains(m))
-            .filter(|m| !self.limits.exclude.contains(m))
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .filter(|m| !limits.exclude.contains(m))
             .collect();
         let mut result = SearchResult::default();
         if root_moves.is_empty() {
@@ -227,14 +341,20 @@ impl Searcher<'_> {
         }
         // Until the first iteration ends, any legal move is better than none.
         result.best = Some(root_moves[0]);
-        let max_depth = self
-            .limits
+        let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
-        let lines = self.limits.multipv.clamp(1, root_moves.len());
+        let lines = limits.multipv.clamp(1, root_moves.len());
         let mut last_iteration_nodes = 0;
-        for depth in 1..=max_depth {
+        let mut last_score: i32 = 0;
+        // Helpers start one ply deeper every other thread, so the threads spread over depths.
+        let first_depth = if self.is_main() {
+            1
+        } else {
+            1 + (self.id % 2) as u32
+        };
+        for depth in first_depth..=max_depth {
             let nodes_before = self.nodes;
             let mut found: Vec<(i32, Vec<Move>)> = Vec::new();
             for line in 0..lines {
@@ -243,8 +363,15 @@ impl Searcher<'_> {
                     .copied()
                     .filter(|m| !found.iter().any(|(_, pv)| pv[0] == *m))
                     .collect();
-                let (score, pv) = self.root(root, depth, &candidates);
-                if self.aborted && !(depth == 1 && line == 0 && !pv.is_empty()) {
+                // Step 1. Aspiration: search a narrow window around the last score first, and widen
+                // it on failure.
+                let (score, pv) =
+                    if depth >= ASPIRATION_DEPTH && lines == 1 && last_score.abs() < MATE_BOUND {
+                        self.aspiration(root, depth, &candidates, last_score)
+                    } else {
+                        self.root(root, depth, &candidates, -INFINITY, INFINITY)
+                    };
+                if self.aborted && !(depth == first_depth && line == 0 && !pv.is_empty()) {
                     break;
                 }
                 found.push((score, pv));
@@ -252,106 +379,196 @@ impl Searcher<'_> {
             if found.is_empty() {
                 break;
             }
-            // Step 1. Report the lines, best first, and keep the best.
+            // Step 2. Report the lines, best first, and keep the best.
             found.sort_by_key(|(score, _)| -score);
-            for (i, (score, pv)) in found.iter().enumerate() {
-                let info = Info {
-                    depth,
-                    seldepth: self.seldepth as u32,
-                    multipv: i + 1,
-                    score: *score,
-                    nodes: self.nodes,
-                    time: self.control.elapsed(),
-                    pv: pv.clone(),
-                };
-                on_info(&info);
+            if self.is_main() {
+                let hashfull = self.shared.tt.hashfull();
+                for (i, (score, pv)) in found.iter().enumerate() {
+                    let info = Info {
+                        depth,
+                        seldepth: self.seldepth as u32,
+                        multipv: i + 1,
+                        score: *score,
+                        nodes: self.total_nodes(),
+                        time: self.shared.control.elapsed(),
+                        pv: pv.clone(),
+                        hashfull,
+                    };
+                    on_info(&info);
+                }
             }
             let (score, pv) = &found[0];
-            self.prev_pv = pv.clone();
+            last_score = *score;
             result = SearchResult {
                 best: pv.first().copied(),
                 ponder: pv.get(1).copied(),
                 score: *score,
                 depth,
-                nodes: self.nodes,
+                nodes: 0,
             };
-            // Step 2. Search the best move first in the next iteration.
+            // Step 3. Search the best move first in the next iteration.
             if let Some(best) = result.best {
                 if let Some(i) = root_moves.iter().position(|&m| m == best) {
                     root_moves[..=i].rotate_right(1);
                 }
             }
-            if self.aborted {
-                break;
+            if self.aborted || !self.is_main() {
+                if self.aborted {
+                    break;
+                }
+                continue;
             }
-            // Step 3. A tree that stopped growing is resolved to the end (every line ends by a
+            // Step 4. A tree that stopped growing is resolved to the end (every line ends by a
             // rule): deeper iterations would only repeat it.
             let grown = self.nodes - nodes_before;
             if depth > 1 && grown == last_iteration_nodes {
                 break;
             }
             last_iteration_nodes = grown;
-            // Step 4. Stop when the iteration used enough of the time, or a wanted mate is found.
-            if let Some(n) = self.limits.mate {
+            // Step 5. Stop when the iteration used enough of the time, or a wanted mate is found.
+            if let Some(n) = limits.mate {
                 if let Score::Mate(m) = Score::from_internal(*score) {
                     if m > 0 && m as u32 <= n {
                         break;
                     }
                 }
             }
-            if !self.unbounded() && self.budget.soft_exceeded(self.control.elapsed()) {
+            if !self.unbounded()
+                && self
+                    .shared
+                    .budget
+                    .soft_exceeded(self.shared.control.elapsed())
+            {
                 break;
             }
             if score.abs() >= MATE_BOUND
                 && MATE - score.abs() <= depth as i32
-                && self.limits.depth.is_none()
+                && limits.depth.is_none()
                 && !self.unbounded()
             {
                 break;
             }
         }
-        result.nodes = self.nodes;
+        self.publish();
+        result.nodes = self.shared.nodes.load(Ordering::Relaxed);
         result
     }
 
     /// Infinite or pondering searches ignore the clock.
     fn unbounded(&self) -> bool {
-        self.limits.infinite || self.control.pondering()
+        self.shared.limits.infinite || self.shared.control.pondering()
     }
 
-    /// Searches the root moves in order; returns the best score and its PV.
-    fn root(&mut self, pos: &Position, depth: u32, moves: &[Move]) -> (i32, Vec<Move>) {
-        let mut alpha = -INFINITY;
-        let beta = INFINITY;
+    fn aspiration(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        moves: &[Move],
+        center: i32,
+    ) -> (i32, Vec<Move>) {
+        let mut delta = ASPIRATION_WINDOW;
+        loop {
+            let alpha = (center - delta).max(-INFINITY);
+            let beta = (center + delta).min(INFINITY);
+            let (score, pv) = self.root(pos, depth, moves, alpha, beta);
+            if self.aborted || (score > alpha && score < beta) || delta >= INFINITY {
+                return (score, pv);
+            }
+            delta = delta.saturating_mul(4).min(INFINITY);
+        }
+    }
+
+    /// Searches the root moves in order with a principal variation search; returns the best
+    /// score and its line.
+    fn root(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        moves: &[Move],
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Vec<Move>) {
         let mut best_pv = Vec::new();
+        let mut best = -INFINITY;
         self.seldepth = 0;
-        for &m in moves {
-            let child = self.variant.play(pos, m);
+        let variant = self.shared.variant;
+        for (i, &m) in moves.iter().enumerate() {
+            let child = variant.play(pos, m);
             self.path.push(pos.hash());
-            let score = -self.alphabeta(&child, depth as i32 - 1, 1, -beta, -alpha);
+            let d = depth as i32 - 1 + i32::from(variant.in_check(&child));
+            let mut score = if i == 0 {
+                -self.alphabeta(&child, d, 1, -beta, -alpha, true)
+            } else {
+                -self.alphabeta(&child, d, 1, -alpha - 1, -alpha, false)
+            };
+            if i > 0 && score > alpha && score < beta && !self.aborted {
+                score = -self.alphabeta(&child, d, 1, -beta, -alpha, true);
+            }
             self.path.pop();
             if self.aborted {
                 break;
             }
-            if score > alpha {
-                alpha = score;
+            if score > best {
+                best = score;
                 best_pv = std::iter::once(m)
                     .chain(self.pv[1].iter().copied())
                     .collect();
             }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                break;
+            }
         }
-        (alpha, best_pv)
+        if !self.aborted && !best_pv.is_empty() {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.shared.tt.store(
+                pos.hash(),
+                TtEntry {
+                    mv: best_pv[0],
+                    score: to_tt(best, 0),
+                    depth: depth as i32,
+                    bound,
+                },
+            );
+        }
+        (best, best_pv)
     }
 
-    fn check_limits(&mut self) {
-        if self.nodes % CHECK_EVERY != 0 {
+    fn publish(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unpublished, Ordering::Relaxed);
+        self.unpublished = 0;
+    }
+
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unpublished += 1;
+        if self.unpublished < CHECK_EVERY {
             return;
         }
-        if self.control.stopped()
-            || self.limits.nodes.is_some_and(|n| self.nodes >= n)
-            || (!self.unbounded() && self.budget.hard_exceeded(self.control.elapsed()))
-        {
+        self.publish();
+        let c = self.shared.control;
+        if c.stopped() {
             self.aborted = true;
+            return;
+        }
+        if self.is_main() {
+            let limits = self.shared.limits;
+            let out_of_nodes = limits
+                .nodes
+                .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
+            let out_of_time = !self.unbounded() && self.shared.budget.hard_exceeded(c.elapsed());
+            if out_of_nodes || out_of_time {
+                c.set_stop();
+                self.aborted = true;
+            }
         }
     }
 
@@ -373,53 +590,143 @@ impl Searcher<'_> {
         }
     }
 
+    /// Whether the side to move has pieces other than royal and pawn-like ones, without which a
+    /// null move risks zugzwang.
+    fn has_pieces(&self, pos: &Position) -> bool {
+        let rules = self.shared.variant.rules();
+        let us = pos.turn();
+        let mut bb = pos.color_bb(us) & !pos.royals(rules, us);
+        for k in 0..rules.num_kinds() {
+            if self.pawn_kinds >> k & 1 != 0 {
+                bb &= !pos.kind_bb(crate::core::PieceKind(k as u8));
+            }
+        }
+        bb.nonempty()
+    }
+
     fn alphabeta(
         &mut self,
         pos: &Position,
         depth: i32,
         ply: usize,
         mut alpha: i32,
-        beta: i32,
+        mut beta: i32,
+        pv_node: bool,
     ) -> i32 {
         self.pv[ply].clear();
-        self.nodes += 1;
-        self.check_limits();
+        self.count_node();
         if self.aborted {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        // Step 1. Draws by repetition within the search, found before generating moves.
+        let variant = self.shared.variant;
+        // Step 1. Draws by repetition within the search, before anything else.
         if self.is_repetition(pos) {
             return 0;
         }
+        // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
         let mut moves = MoveList::new();
-        self.variant.legal_moves(pos, &mut moves);
-        // Step 2. Game ends by the variant's rules (mate, stalemate, 50 moves, its own wins).
-        if let Some(outcome) = self.variant.outcome(pos, moves.len(), &[]) {
+        variant.legal_moves(pos, &mut moves);
+        // Step 3. Game ends by the variant's rules (mate, stalemate, 50 moves, its own wins).
+        if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
             return self.outcome_score(outcome, pos, ply);
         }
         if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(self.variant.rules(), pos);
+            return self.eval.evaluate(variant.rules(), pos) + variant.evaluate_extra(pos);
         }
-        // Step 3. At the horizon, resolve captures.
+        // Step 4. At the horizon, resolve captures.
         if depth <= 0 {
             return self.quiesce(pos, ply, alpha, beta, &moves);
         }
-        // Step 4. Try the moves, best-looking first.
-        let ordered = self.order(pos, &moves, ply);
+        // Step 5. The transposition table: a deep enough entry ends the node outside PV lines.
+        let entry = self.shared.tt.probe(pos.hash());
+        let tt_move = entry.map_or(Move::NULL, |e| e.mv);
+        if let Some(e) = entry.filter(|e| !pv_node && e.depth >= depth) {
+            let s = from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let in_check = variant.in_check(pos);
+        // Step 6. Null move: if passing still beats beta, a real move will too (not in check, not
+        // without pieces, where zugzwang is likely, and only where the variant allows it).
+        if self.allow_null
+            && !pv_node
+            && !in_check
+            && depth >= NULL_MOVE_DEPTH
+            && beta.abs() < MATE_BOUND
+            && self.has_pieces(pos)
+        {
+            let static_eval =
+                self.eval.evaluate(variant.rules(), pos) + variant.evaluate_extra(pos);
+            if static_eval >= beta {
+                let r = NULL_MOVE_BASE + depth / NULL_MOVE_DEPTH_DIVISOR;
+                let null = pos.play(variant.rules(), Move::pass());
+                self.path.push(pos.hash());
+                let score = -self.alphabeta(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+        // Step 7. Try the moves, best-looking first, the first with a full window and the rest
+        // with a null window, reducing late quiet moves.
+        let alpha_orig = alpha;
+        let mut picker = self.picker(pos, &moves, ply, tt_move);
         let mut best = -INFINITY;
-        for m in ordered {
-            let child = self.variant.play(pos, m);
-            // Check extension: a forcing line is searched one ply deeper.
-            let extension = i32::from(self.variant.in_check(&child));
+        let mut best_move = Move::NULL;
+        let mut index = 0;
+        while let Some(m) = picker.next() {
+            let child = variant.play(pos, m);
+            let gives_check = variant.in_check(&child);
+            let new_depth = depth - 1 + i32::from(gives_check);
+            let quiet = !self.is_noisy(pos, m);
             self.path.push(pos.hash());
-            let score = -self.alphabeta(&child, depth - 1 + extension, ply + 1, -beta, -alpha);
+            let score = if index == 0 {
+                -self.alphabeta(&child, new_depth, ply + 1, -beta, -alpha, pv_node)
+            } else {
+                let mut r = 0;
+                if self.allow_reductions
+                    && depth >= LMR_DEPTH
+                    && index >= LMR_FULL_MOVES
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
+                    r = (lmr_reduction(depth, index) - i32::from(pv_node)).clamp(0, new_depth - 1);
+                }
+                let mut s =
+                    -self.alphabeta(&child, new_depth - r, ply + 1, -alpha - 1, -alpha, false);
+                if s > alpha && r > 0 && !self.aborted {
+                    s = -self.alphabeta(&child, new_depth, ply + 1, -alpha - 1, -alpha, false);
+                }
+                if s > alpha && s < beta && pv_node && !self.aborted {
+                    s = -self.alphabeta(&child, new_depth, ply + 1, -beta, -alpha, true);
+                }
+                s
+            };
             self.path.pop();
             if self.aborted {
                 return 0;
             }
+            index += 1;
             if score > best {
                 best = score;
+                best_move = m;
             }
             if score > alpha {
                 alpha = score;
@@ -429,18 +736,36 @@ impl Searcher<'_> {
                 head[ply].extend_from_slice(&tail[0]);
             }
             if alpha >= beta {
-                // Step 5. A quiet move that refutes: remember it at this ply and in the history.
-                if !self.is_noisy(pos, m) {
+                // Step 8. A quiet move that refutes: remember it at this ply and in the history.
+                if quiet {
                     let k = &mut self.killers[ply];
                     if k[0] != m {
                         k[1] = k[0];
                         k[0] = m;
                     }
-                    self.history[m.from().index() * NUM_SQUARES + m.to().index()] += depth * depth;
+                    let h = &mut self.history[m.from().index() * NUM_SQUARES + m.to().index()];
+                    *h = (*h + depth * depth).min(ORDER_KILLER[1] - 1);
                 }
                 break;
             }
         }
+        // Step 9. Remember the result for later visits and other threads.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            pos.hash(),
+            TtEntry {
+                mv: best_move,
+                score: to_tt(best, ply),
+                depth,
+                bound,
+            },
+        );
         best
     }
 
@@ -452,12 +777,13 @@ impl Searcher<'_> {
         beta: i32,
         moves: &MoveList,
     ) -> i32 {
-        let in_check = self.variant.in_check(pos);
+        let variant = self.shared.variant;
+        let in_check = variant.in_check(pos);
         // Stand pat: the side to move may decline every capture, unless in check.
         let mut best = if in_check {
             -INFINITY
         } else {
-            self.eval.evaluate(self.variant.rules(), pos)
+            self.eval.evaluate(variant.rules(), pos) + variant.evaluate_extra(pos)
         };
         if best >= beta {
             return best;
@@ -469,19 +795,21 @@ impl Searcher<'_> {
                 noisy.push(m);
             }
         }
-        for m in self.order(pos, &noisy, ply) {
-            let child = self.variant.play(pos, m);
-            self.nodes += 1;
-            self.check_limits();
+        let mut picker = self.picker(pos, &noisy, ply, Move::NULL);
+        while let Some(m) = picker.next() {
+            let child = variant.play(pos, m);
+            self.count_node();
             if self.aborted {
                 return 0;
             }
             self.seldepth = self.seldepth.max(ply + 1);
             let mut replies = MoveList::new();
-            self.variant.legal_moves(&child, &mut replies);
-            let score = match self.variant.outcome(&child, replies.len(), &[]) {
+            variant.legal_moves(&child, &mut replies);
+            let score = match variant.outcome(&child, replies.len(), &[]) {
                 Some(o) => -self.outcome_score(o, &child, ply + 1),
-                None if ply + 1 >= MAX_PLY - 1 => -self.eval.evaluate(self.variant.rules(), &child),
+                None if ply + 1 >= MAX_PLY - 1 => {
+                    -(self.eval.evaluate(variant.rules(), &child) + variant.evaluate_extra(&child))
+                }
                 None => -self.quiesce(&child, ply + 1, -beta, -alpha, &replies),
             };
             if score > best {
@@ -512,7 +840,7 @@ impl Searcher<'_> {
         }
     }
 
-    fn victim_value(&self, pos: &Position, sq: Square) -> i32 {
+    fn value_on(&self, pos: &Position, sq: crate::core::Square) -> i32 {
         let p = pos.piece_at(sq);
         if p.is_some() {
             self.eval.value(p.kind())
@@ -521,35 +849,29 @@ impl Searcher<'_> {
         }
     }
 
-    /// Moves sorted best-looking first: the previous iteration's move at this ply, captures by
-    /// most valuable victim and least valuable attacker, killers, then history.
-    fn order(&self, pos: &Position, moves: &MoveList, ply: usize) -> Vec<Move> {
-        let pv_move = self.prev_pv.get(ply).copied();
-        let mut scored: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|&m| {
-                let s = if Some(m) == pv_move {
-                    ORDER_PV
-                } else if self.is_noisy(pos, m) {
-                    let victim = match m.kind() {
-                        MoveKind::EnPassant => m.aux().map_or(0, |v| self.victim_value(pos, v)),
-                        _ => self.victim_value(pos, m.to()),
-                    };
-                    let promo = m.piece().map_or(0, |k| self.eval.value(k));
-                    let attacker = self.victim_value(pos, m.from());
-                    ORDER_CAPTURE + 10 * (victim + promo) - attacker / 10
-                } else if self.killers[ply][0] == m {
-                    ORDER_KILLER[0]
-                } else if self.killers[ply][1] == m {
-                    ORDER_KILLER[1]
-                } else {
-                    self.history[m.from().index() * NUM_SQUARES + m.to().index()]
-                        .min(ORDER_KILLER[1] - 1)
+    /// Moves in the order to try them: the table's move, captures by most valuable victim and
+    /// least valuable attacker, killers, then history.
+    fn picker(&self, pos: &Position, moves: &MoveList, ply: usize, tt_move: Move) -> Picker {
+        Picker::new(moves, |m| {
+            if m == tt_move {
+                ORDER_TT
+            } else if self.is_noisy(pos, m) {
+                let victim = match m.kind() {
+                    MoveKind::EnPassant => m.aux().map_or(0, |v| self.value_on(pos, v)),
+                    _ => self.value_on(pos, m.to()),
                 };
-                (s, m)
-            })
-            .collect();
-        scored.sort_by_key(|&(s, _)| -s);
-        scored.into_iter().map(|(_, m)| m).collect()
+                let promo = m.piece().map_or(0, |k| self.eval.value(k));
+                ORDER_CAPTURE + 10 * (victim + promo) - self.value_on(pos, m.from()) / 10
+            } else if self.killers[ply][0] == m {
+                ORDER_KILLER[0]
+            } else if self.killers[ply][1] == m {
+                ORDER_KILLER[1]
+            } else {
+                self.history[m.from().index() * NUM_SQUARES + m.to().index()]
+            }
+        })
     }
 }
+
+#[cfg(test)]
+mod tests;

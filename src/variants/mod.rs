@@ -79,6 +79,22 @@ pub trait Variant: Send + Sync {
         self.rules().spec.description
     }
 
+    /// Whether the search may prune with a null move. Off where zugzwang or forced moves are
+    /// common.
+    fn null_move_allowed(&self) -> bool {
+        true
+    }
+
+    /// Whether the search may reduce late quiet moves.
+    fn reductions_allowed(&self) -> bool {
+        true
+    }
+
+    /// Evaluation terms of the variant's own, in centipawns for the side to move.
+    fn evaluate_extra(&self, _pos: &Position) -> i32 {
+        0
+    }
+
     /// Positions `menagerie bench` searches; empty: the start position.
     fn bench_positions(&self) -> &'static [&'static str] {
         &[]

@@ -1,0 +1,161 @@
+//! Search properties that hold for every registered variant: a legal answer in any position,
+//! determinism with one thread, and a table of exactly the size asked for.
+
+use super::*;
+use crate::variants;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// Positions from seeded random playouts, `count` of them.
+fn random_positions(v: &dyn Variant, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = v.start_position();
+        let plies = 1 + rng.next() % 120;
+        for _ in 0..plies {
+            let mut moves = MoveList::new();
+            v.legal_moves(&pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos = v.play(
+                &pos,
+                moves.as_slice()[(rng.next() % moves.len() as u64) as usize],
+            );
+        }
+        out.push(pos);
+    }
+    out
+}
+
+fn quick_search(
+    v: &dyn Variant,
+    pos: &Position,
+    limits: &Limits,
+    tt: &TranspositionTable,
+) -> SearchResult {
+    let control = Control::new(false);
+    search(v, pos, &[], limits, &control, tt, None, &mut |_| {})
+}
+
+#[test]
+fn the_best_move_is_always_legal() {
+    let tt = TranspositionTable::new(1);
+    let limits = Limits {
+        nodes: Some(2_000),
+        depth: Some(4),
+        ..Default::default()
+    };
+    for v in variants::all() {
+        for (i, pos) in random_positions(*v, 1_000, 7).iter().enumerate() {
+            let mut legal = MoveList::new();
+            v.legal_moves(pos, &mut legal);
+            let r = quick_search(*v, pos, &limits, &tt);
+            match r.best {
+                Some(m) => assert!(
+                    legal.contains(m),
+                    "{} position {i}: {m:?} is not legal in {}",
+                    v.name(),
+                    pos.to_fen(v.rules())
+                ),
+                None => assert!(
+                    legal.is_empty(),
+                    "{} position {i}: no move in {}",
+                    v.name(),
+                    pos.to_fen(v.rules())
+                ),
+            }
+            if let Some(p) = r.ponder {
+                let next = v.play(pos, r.best.unwrap());
+                let mut replies = MoveList::new();
+                v.legal_moves(&next, &mut replies);
+                assert!(
+                    replies.contains(p),
+                    "{}: ponder move {p:?} is not legal",
+                    v.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    for v in variants::all() {
+        let pos = v.start_position();
+        let limits = Limits {
+            depth: Some(6),
+            ..Default::default()
+        };
+        let runs: Vec<(Option<Move>, u64, i32)> = (0..2)
+            .map(|_| {
+                let tt = TranspositionTable::new(4);
+                let r = quick_search(*v, &pos, &limits, &tt);
+                (r.best, r.nodes, r.score)
+            })
+            .collect();
+        assert_eq!(runs[0], runs[1], "{}", v.name());
+        assert!(runs[0].1 > 0);
+    }
+}
+
+#[test]
+fn two_threads_answer_legally_and_stop() {
+    let v = variants::by_name("chess").unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .stack_size(THREAD_STACK_BYTES)
+        .build()
+        .unwrap();
+    let tt = TranspositionTable::new(2);
+    let pos = v.start_position();
+    let control = Control::new(false);
+    let limits = Limits {
+        depth: Some(6),
+        ..Default::default()
+    };
+    let r = search(
+        v,
+        &pos,
+        &[],
+        &limits,
+        &control,
+        &tt,
+        Some(&pool),
+        &mut |_| {},
+    );
+    let mut legal = MoveList::new();
+    v.legal_moves(&pos, &mut legal);
+    assert!(legal.contains(r.best.unwrap()));
+    assert_eq!(r.depth, 6);
+}
+
+#[test]
+fn the_engine_table_has_the_size_of_the_hash_option() {
+    let mut engine = crate::engine::Engine::new();
+    for mb in [1usize, 3, 8] {
+        engine.options.hash_mb = mb;
+        engine.start_search(
+            Limits {
+                depth: Some(1),
+                ..Default::default()
+            },
+            false,
+            |_| {},
+            |_| {},
+        );
+        engine.stop_and_wait();
+        assert_eq!(engine.hash_bytes(), mb << 20);
+    }
+}
