@@ -6,6 +6,7 @@
 //! [`movegen`] generates moves from the rules' tables; [`perft`] counts them. See
 //! `docs/architecture.md`.
 
+pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod core;

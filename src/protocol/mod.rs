@@ -5,7 +5,7 @@
 
 pub mod uci;
 pub mod xboard;
-mod xboard_variant;
+pub mod xboard_variant;
 
 use crate::search::SearchResult;
 use std::io::{BufRead, Read, Write};

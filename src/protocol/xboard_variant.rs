@@ -201,6 +201,33 @@ pub fn fen_from_cecp(rules: &Rules, fen: &str) -> String {
     fields.join(" ")
 }
 
+/// Rewrites the en-passant field of an internal FEN into CECP's square form.
+pub fn fen_to_cecp(rules: &Rules, fen: &str) -> String {
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    if let Some(ep) = fields.get_mut(3) {
+        if ep != "-" {
+            let bytes = ep.as_bytes();
+            let mut out = String::new();
+            let mut i = 0;
+            while i < bytes.len() {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                match Square::parse(&ep[start..i]) {
+                    Some(sq) => {
+                        out += &crate::notation::square_text(rules.geometry(), Dialect::Cecp, sq)
+                    }
+                    None => return fen.to_string(),
+                }
+            }
+            *ep = out;
+        }
+    }
+    fields.join(" ")
+}
+
 /// The side of a piece for highlights: only the mover's pieces are lifted.
 pub fn can_lift(pos: &Position, sq: Square) -> bool {
     let p = pos.piece_at(sq);

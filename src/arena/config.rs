@@ -1,0 +1,287 @@
+//! Match settings, parsed from cutechess-cli style `KEY=VALUE` words into typed values.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Which protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// UCI.
+    Uci,
+    /// XBoard / CECP v2.
+    Xboard,
+}
+
+/// How long engines may think.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// A clock: `moves` per period (0: the whole game), `base` time, `inc` per move.
+    Clock {
+        moves: u32,
+        base: Duration,
+        inc: Duration,
+    },
+    /// A fixed time per move.
+    PerMove(Duration),
+    /// A fixed node count per move.
+    Nodes(u64),
+}
+
+impl TimeControl {
+    /// The PGN `TimeControl` tag value.
+    pub fn pgn(&self) -> String {
+        match *self {
+            TimeControl::Clock { moves, base, inc } => {
+                let b = trim_secs(base);
+                let i = if inc.is_zero() {
+                    String::new()
+                } else {
+                    format!("+{}", trim_secs(inc))
+                };
+                if moves > 0 {
+                    format!("{moves}/{b}{i}")
+                } else {
+                    format!("{b}{i}")
+                }
+            }
+            TimeControl::PerMove(t) => format!("{}/move", trim_secs(t)),
+            TimeControl::Nodes(n) => format!("{n} nodes/move"),
+        }
+    }
+}
+
+fn trim_secs(d: Duration) -> String {
+    let s = format!("{:.3}", d.as_secs_f64());
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// One engine of the match.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    /// Display name.
+    pub name: String,
+    /// Program.
+    pub cmd: PathBuf,
+    /// Arguments.
+    pub args: Vec<String>,
+    /// Working directory.
+    pub dir: Option<PathBuf>,
+    /// Protocol.
+    pub proto: Proto,
+    /// Engine options, sent as UCI `setoption` or CECP `option`.
+    pub options: Vec<(String, String)>,
+    /// Time control.
+    pub tc: Option<TimeControl>,
+    /// Grace beyond the clock before a move counts as late.
+    pub time_margin: Duration,
+}
+
+/// A configuration error, in one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, ConfigError> {
+    Err(ConfigError(msg.into()))
+}
+
+fn seconds(text: &str, what: &str) -> Result<Duration, ConfigError> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && (0.0..1e7).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => err(format!("{what}: '{text}' is not a number of seconds")),
+    }
+}
+
+/// Parses `tc=` values: `MOVES/TIME+INC`, `TIME+INC`, `TIME`, with TIME in seconds or `M:SS`.
+pub fn parse_tc(text: &str) -> Result<TimeControl, ConfigError> {
+    let (moves, rest) = match text.split_once('/') {
+        Some((m, r)) => (
+            m.parse::<u32>()
+                .map_err(|_| ConfigError(format!("tc={text}: '{m}' is not a move count")))?,
+            r,
+        ),
+        None => (0, text),
+    };
+    let (base, inc) = match rest.split_once('+') {
+        Some((b, i)) => (b, Some(i)),
+        None => (rest, None),
+    };
+    let base = match base.split_once(':') {
+        Some((m, s)) => seconds(m, "tc")? * 60 + seconds(s, "tc")?,
+        None => seconds(base, "tc")?,
+    };
+    let inc = inc
+        .map(|i| seconds(i, "tc"))
+        .transpose()?
+        .unwrap_or_default();
+    if base.is_zero() {
+        return err(format!("tc={text}: the time must be above zero"));
+    }
+    Ok(TimeControl::Clock { moves, base, inc })
+}
+
+/// Applies one `KEY=VALUE` setting to an engine.
+pub fn apply(spec: &mut EngineSpec, word: &str) -> Result<(), ConfigError> {
+    let Some((key, value)) = word.split_once('=') else {
+        return err(format!("engine setting '{word}' is not KEY=VALUE"));
+    };
+    match key {
+        "cmd" => spec.cmd = PathBuf::from(value),
+        "arg" => spec.args.push(value.to_string()),
+        "name" => spec.name = value.to_string(),
+        "dir" => spec.dir = Some(PathBuf::from(value)),
+        "proto" => {
+            spec.proto = match value {
+                "uci" => Proto::Uci,
+                "xboard" | "cecp" => Proto::Xboard,
+                _ => return err(format!("proto={value}: expected uci or xboard")),
+            }
+        }
+        "tc" => spec.tc = Some(parse_tc(value)?),
+        "st" => spec.tc = Some(TimeControl::PerMove(seconds(value, "st")?)),
+        "nodes" => match value.parse::<u64>() {
+            Ok(n) if n > 0 => spec.tc = Some(TimeControl::Nodes(n)),
+            _ => return err(format!("nodes={value}: expected a positive number")),
+        },
+        "timemargin" => match value.parse::<u64>() {
+            Ok(ms) => spec.time_margin = Duration::from_millis(ms),
+            Err(_) => return err(format!("timemargin={value}: expected milliseconds")),
+        },
+        k if k.starts_with("option.") && k.len() > "option.".len() => spec.options.push((k["option.".len()..].to_string(), value.to_string())),
+        _ => return err(format!("unknown engine setting '{key}' (known: cmd, arg, name, dir, proto, tc, st, nodes, timemargin, option.NAME)")),
+    }
+    Ok(())
+}
+
+/// An engine from its `--engine` words and the `--each` words, which come first so that the
+/// engine's own words win.
+pub fn engine_spec(
+    words: &[String],
+    each: &[String],
+    index: usize,
+) -> Result<EngineSpec, ConfigError> {
+    let mut spec = EngineSpec {
+        name: String::new(),
+        cmd: PathBuf::new(),
+        args: Vec::new(),
+        dir: None,
+        proto: Proto::Uci,
+        options: Vec::new(),
+        tc: None,
+        time_margin: Duration::from_millis(DEFAULT_TIME_MARGIN_MS),
+    };
+    for w in each.iter().chain(words) {
+        apply(&mut spec, w)?;
+    }
+    if spec.cmd.as_os_str().is_empty() {
+        return err(format!("engine {} has no cmd=PATH", index + 1));
+    }
+    if spec.name.is_empty() {
+        spec.name = spec.cmd.file_name().map_or_else(
+            || format!("engine{}", index + 1),
+            |n| n.to_string_lossy().into_owned(),
+        );
+    }
+    if spec.tc.is_none() {
+        return err(format!(
+            "engine {} has no time control (tc=, st= or nodes=; --each applies one to all)",
+            spec.name
+        ));
+    }
+    Ok(spec)
+}
+
+/// Default grace beyond the clock, in ms.
+pub const DEFAULT_TIME_MARGIN_MS: u64 = 200;
+
+/// Parses `KEY=VALUE` words of an option group (`--openings`, `--sprt`, `--draw`, `--resign`).
+pub fn pairs(
+    words: &[String],
+    group: &str,
+    known: &[&str],
+) -> Result<Vec<(String, String)>, ConfigError> {
+    let mut out = Vec::new();
+    for w in words {
+        let Some((k, v)) = w.split_once('=') else {
+            return err(format!("{group}: '{w}' is not KEY=VALUE"));
+        };
+        if !known.contains(&k) {
+            return err(format!(
+                "{group}: unknown key '{k}' (known: {})",
+                known.join(", ")
+            ));
+        }
+        out.push((k.to_string(), v.to_string()));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(
+            parse_tc("40/60+0.6").unwrap(),
+            TimeControl::Clock {
+                moves: 40,
+                base: Duration::from_secs(60),
+                inc: Duration::from_millis(600)
+            }
+        );
+        assert_eq!(
+            parse_tc("3+0.05").unwrap(),
+            TimeControl::Clock {
+                moves: 0,
+                base: Duration::from_secs(3),
+                inc: Duration::from_millis(50)
+            }
+        );
+        assert_eq!(
+            parse_tc("1:30").unwrap(),
+            TimeControl::Clock {
+                moves: 0,
+                base: Duration::from_secs(90),
+                inc: Duration::ZERO
+            }
+        );
+        assert_eq!(parse_tc("3+0.05").unwrap().pgn(), "3+0.05");
+        assert!(parse_tc("abc").is_err());
+        assert!(parse_tc("0+1").is_err());
+    }
+
+    #[test]
+    fn engine_words() {
+        let each = vec!["tc=3+0.05".to_string(), "proto=xboard".to_string()];
+        let words = vec![
+            "cmd=/bin/engine".to_string(),
+            "proto=uci".to_string(),
+            "option.Hash=32".to_string(),
+        ];
+        let spec = engine_spec(&words, &each, 0).unwrap();
+        assert_eq!(
+            spec.proto,
+            Proto::Uci,
+            "the engine's own words win over --each"
+        );
+        assert_eq!(spec.name, "engine");
+        assert_eq!(spec.options, vec![("Hash".to_string(), "32".to_string())]);
+        assert!(engine_spec(&["name=x".to_string()], &each, 0)
+            .unwrap_err()
+            .0
+            .contains("cmd"));
+        assert!(
+            engine_spec(&["cmd=a".to_string(), "speed=9".to_string()], &each, 0)
+                .unwrap_err()
+                .0
+                .contains("unknown engine setting")
+        );
+    }
+}

@@ -1,0 +1,355 @@
+//! An engine in its own process, driven over UCI or CECP. Its stdout is read on a thread into a
+//! channel, so every wait has a deadline and a dead or stalled engine never hangs the match.
+
+use super::config::{EngineSpec, Proto, TimeControl};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How long an engine may take to finish its handshake or get ready.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How an exchange with an engine failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// No answer before the deadline.
+    Timeout,
+    /// The engine closed its output or could not be written to (it crashed or quit).
+    Disconnected,
+}
+
+/// The engine's answer to a move request.
+#[derive(Clone, Debug, Default)]
+pub struct Reply {
+    /// The move, in the engine's notation.
+    pub text: String,
+    /// Its last reported score (centipawns from its own side; mates as ±100000 ∓ plies).
+    pub score: Option<i32>,
+    /// Its last reported depth.
+    pub depth: Option<u32>,
+}
+
+/// What a move request tells the engine.
+pub struct Request<'a> {
+    /// Start position FEN, in the engine's notation.
+    pub fen: &'a str,
+    /// Moves from the start position, in the engine's notation.
+    pub moves: &'a [String],
+    /// The mover's and the other side's remaining clock (for clock controls).
+    pub clocks: (Duration, Duration),
+    /// Whether the mover is White.
+    pub white: bool,
+    /// Moves left in the current period, if the control has periods.
+    pub moves_to_go: Option<u32>,
+    /// Deadline for the answer.
+    pub deadline: Instant,
+}
+
+/// A running engine.
+pub struct Player {
+    /// Its settings.
+    pub spec: EngineSpec,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Moves of the current game already sent (CECP keeps its own board).
+    sent: usize,
+    /// Whether the CECP engine has been told `go` in this game.
+    started: bool,
+}
+
+impl Player {
+    /// Starts the engine and completes its handshake.
+    pub fn start(spec: &EngineSpec) -> Result<Player, String> {
+        let mut cmd = Command::new(&spec.cmd);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &spec.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().map_err(|e| {
+            format!(
+                "engine {}: cannot start {}: {e}",
+                spec.name,
+                spec.cmd.display()
+            )
+        })?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => return,
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut p = Player {
+            spec: spec.clone(),
+            child,
+            stdin,
+            lines: rx,
+            sent: 0,
+            started: false,
+        };
+        p.handshake()
+            .map_err(|what| format!("engine {}: {what}", spec.name))?;
+        Ok(p)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        let stdin = self.stdin.as_mut().ok_or(Failure::Disconnected)?;
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush())
+            .map_err(|_| Failure::Disconnected)
+    }
+
+    /// Reads lines until one satisfies `done`, calling `seen` on every line.
+    fn read_until(
+        &mut self,
+        deadline: Instant,
+        mut seen: impl FnMut(&str),
+        done: impl Fn(&str) -> bool,
+    ) -> Result<String, Failure> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    seen(&line);
+                    if done(&line) {
+                        return Ok(line);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
+                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Disconnected),
+            }
+        }
+    }
+
+    fn handshake(&mut self) -> Result<(), String> {
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let explain = |f: Failure, what: &str| match f {
+            Failure::Timeout => format!(
+                "did not answer {what} within {} s",
+                HANDSHAKE_TIMEOUT.as_secs()
+            ),
+            Failure::Disconnected => format!("exited before answering {what}"),
+        };
+        match self.spec.proto {
+            Proto::Uci => {
+                self.send("uci").map_err(|f| explain(f, "uci"))?;
+                self.read_until(deadline, |_| {}, |l| l.trim() == "uciok")
+                    .map_err(|f| explain(f, "uci with uciok"))?;
+                for (k, v) in self.spec.options.clone() {
+                    self.send(&format!("setoption name {k} value {v}"))
+                        .map_err(|f| explain(f, "setoption"))?;
+                }
+            }
+            Proto::Xboard => {
+                self.send("xboard")
+                    .and_then(|_| self.send("protover 2"))
+                    .map_err(|f| explain(f, "xboard"))?;
+                self.read_until(
+                    deadline,
+                    |_| {},
+                    |l| l.starts_with("feature") && l.contains("done=1"),
+                )
+                .map_err(|f| explain(f, "protover 2 with feature done=1"))?;
+                for (k, v) in self.spec.options.clone() {
+                    self.send(&format!("option {k}={v}"))
+                        .map_err(|f| explain(f, "option"))?;
+                }
+            }
+        }
+        self.sync(deadline).map_err(|f| explain(f, "isready/ping"))
+    }
+
+    /// Waits until the engine has handled everything sent so far.
+    fn sync(&mut self, deadline: Instant) -> Result<(), Failure> {
+        match self.spec.proto {
+            Proto::Uci => {
+                self.send("isready")?;
+                self.read_until(deadline, |_| {}, |l| l.trim() == "readyok")?;
+            }
+            Proto::Xboard => {
+                self.send("ping 1")?;
+                self.read_until(deadline, |_| {}, |l| l.trim() == "pong 1")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Prepares a new game of `variant` (its protocol name) from `fen`.
+    pub fn new_game(&mut self, variant: &str, fen: &str) -> Result<(), Failure> {
+        self.sent = 0;
+        self.started = false;
+        match self.spec.proto {
+            Proto::Uci => {
+                self.send(&format!("setoption name UCI_Variant value {variant}"))?;
+                self.send("ucinewgame")?;
+            }
+            Proto::Xboard => {
+                self.send("new")?;
+                if variant != "normal" {
+                    self.send(&format!("variant {variant}"))?;
+                }
+                self.send("force")?;
+                self.send(&format!("setboard {fen}"))?;
+                self.send("post")?;
+                match self.spec.tc.expect("every engine has a time control") {
+                    TimeControl::Clock { moves, base, inc } => {
+                        let secs = base.as_secs();
+                        let base = if secs % 60 == 0 {
+                            format!("{}", secs / 60)
+                        } else {
+                            format!("{}:{:02}", secs / 60, secs % 60)
+                        };
+                        self.send(&format!("level {moves} {base} {}", inc.as_secs_f64()))?;
+                    }
+                    TimeControl::PerMove(t) => self.send(&format!("st {}", t.as_secs_f64()))?,
+                    TimeControl::Nodes(_) => self.send("st 3600")?,
+                }
+            }
+        }
+        self.sync(Instant::now() + HANDSHAKE_TIMEOUT)
+    }
+
+    /// Asks for a move.
+    pub fn go(&mut self, req: &Request) -> Result<Reply, Failure> {
+        let mut reply = Reply::default();
+        match self.spec.proto {
+            Proto::Uci => {
+                let moves = if req.moves.is_empty() {
+                    String::new()
+                } else {
+                    format!(" moves {}", req.moves.join(" "))
+                };
+                self.send(&format!("position fen {}{moves}", req.fen))?;
+                let go = match self.spec.tc.expect("every engine has a time control") {
+                    TimeControl::Clock { inc, .. } => {
+                        let (w, b) = if req.white {
+                            req.clocks
+                        } else {
+                            (req.clocks.1, req.clocks.0)
+                        };
+                        let mtg = req
+                            .moves_to_go
+                            .map_or(String::new(), |m| format!(" movestogo {m}"));
+                        format!(
+                            "go wtime {} btime {} winc {} binc {}{mtg}",
+                            w.as_millis(),
+                            b.as_millis(),
+                            inc.as_millis(),
+                            inc.as_millis()
+                        )
+                    }
+                    TimeControl::PerMove(t) => format!("go movetime {}", t.as_millis()),
+                    TimeControl::Nodes(n) => format!("go nodes {n}"),
+                };
+                self.send(&go)?;
+                let line = self.read_until(
+                    req.deadline,
+                    |l| parse_uci_info(l, &mut reply),
+                    |l| l.starts_with("bestmove"),
+                )?;
+                reply.text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+            }
+            Proto::Xboard => {
+                for m in &req.moves[self.sent..] {
+                    self.send(&format!("usermove {m}"))?;
+                }
+                self.sent = req.moves.len();
+                if let TimeControl::Clock { .. } =
+                    self.spec.tc.expect("every engine has a time control")
+                {
+                    self.send(&format!("time {}", req.clocks.0.as_millis() / 10))?;
+                    self.send(&format!("otim {}", req.clocks.1.as_millis() / 10))?;
+                }
+                self.send("go")?;
+                self.started = true;
+                let line = self.read_until(
+                    req.deadline,
+                    |l| parse_thinking(l, &mut reply),
+                    |l| l.starts_with("move "),
+                )?;
+                let mut text = line["move ".len()..].trim().to_string();
+                // Multi-leg moves come one leg per line, all but the last ending in a comma.
+                while text.ends_with(',') {
+                    let next = self.read_until(req.deadline, |_| {}, |l| l.starts_with("move "))?;
+                    text.push_str(next["move ".len()..].trim());
+                }
+                // Stop the engine from thinking when the opponent's move arrives: we drive it.
+                self.send("force")?;
+                reply.text = text;
+                self.sent += 1;
+            }
+        }
+        Ok(reply)
+    }
+
+    /// Tells the engine the game is over and asks it to quit.
+    pub fn quit(mut self) {
+        // Both protocols end with `quit`.
+        let _ = self.send("quit");
+        self.stdin = None;
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Player {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Picks `score cp|mate` and `depth` out of a UCI info line.
+fn parse_uci_info(line: &str, reply: &mut Reply) {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    if t.first() != Some(&"info") {
+        return;
+    }
+    for (i, w) in t.iter().enumerate() {
+        match *w {
+            "depth" => reply.depth = t.get(i + 1).and_then(|d| d.parse().ok()).or(reply.depth),
+            "cp" => reply.score = t.get(i + 1).and_then(|d| d.parse().ok()).or(reply.score),
+            "mate" => {
+                reply.score = t
+                    .get(i + 1)
+                    .and_then(|d| d.parse::<i32>().ok())
+                    .map(|m| if m > 0 { 100_000 - m } else { -100_000 - m })
+                    .or(reply.score)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Picks score and depth out of a CECP thinking line (`depth score time nodes pv`).
+fn parse_thinking(line: &str, reply: &mut Reply) {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    if t.len() >= 4 && t[..4].iter().all(|f| f.parse::<i64>().is_ok()) {
+        reply.depth = t[0].parse().ok();
+        reply.score = t[1].parse().ok();
+    }
+}
