@@ -4,6 +4,7 @@
 //! Perft reference numbers come from the chessprogramming wiki:
 //! <https://www.chessprogramming.org/Perft_Results>
 
+mod arena;
 mod protocol;
 mod tenranks;
 mod uci;

@@ -112,12 +112,13 @@ pub fn parse_tc(text: &str) -> Result<TimeControl, ConfigError> {
         Some((b, i)) => (b, Some(i)),
         None => (rest, None),
     };
+    let what = format!("tc={text}");
     let base = match base.split_once(':') {
-        Some((m, s)) => seconds(m, "tc")? * 60 + seconds(s, "tc")?,
-        None => seconds(base, "tc")?,
+        Some((m, s)) => seconds(m, &what)? * 60 + seconds(s, &what)?,
+        None => seconds(base, &what)?,
     };
     let inc = inc
-        .map(|i| seconds(i, "tc"))
+        .map(|i| seconds(i, &what))
         .transpose()?
         .unwrap_or_default();
     if base.is_zero() {

@@ -217,7 +217,11 @@ impl Player {
                         self.send(&format!("level {moves} {base} {}", inc.as_secs_f64()))?;
                     }
                     TimeControl::PerMove(t) => self.send(&format!("st {}", t.as_secs_f64()))?,
-                    TimeControl::Nodes(_) => self.send("st 3600")?,
+                    // CECP counts nodes through `nps`: one second at N nodes per second.
+                    TimeControl::Nodes(n) => {
+                        self.send(&format!("nps {n}"))?;
+                        self.send("st 1")?;
+                    }
                 }
             }
         }

@@ -65,6 +65,8 @@ pub struct Xboard {
     hint: Option<Move>,
     /// Think on the opponent's time (`hard`).
     ponder: bool,
+    /// Node rate that turns time into a node budget (`nps`).
+    nps: Option<u64>,
 }
 
 fn thinking_line(rules: &crate::rules::Rules, info: &Info) -> String {
@@ -182,6 +184,7 @@ impl Xboard {
             last_info: Arc::new(Mutex::new(None)),
             hint: None,
             ponder: false,
+            nps: None,
         }
     }
 
@@ -315,11 +318,11 @@ impl Xboard {
                 Ok(d) if d > 0 => self.sd = Some(d),
                 _ => self.say(&format!("Error (bad number): sd {arg}")),
             },
-            "nps" => {
-                if arg.parse::<u64>().is_err() {
-                    self.say(&format!("Error (bad number): nps {arg}"));
-                }
-            }
+            "nps" => match arg.parse::<u64>() {
+                Ok(0) => self.nps = None,
+                Ok(n) => self.nps = Some(n),
+                Err(_) => self.say(&format!("Error (bad number): nps {arg}")),
+            },
             "time" => match parse_centis(arg) {
                 Some(d) => self.my_time = Some(d),
                 None => self.say(&format!("Error (bad number): time {arg}")),
@@ -561,6 +564,17 @@ impl Xboard {
         } else if self.sd.is_none() {
             // No time control at all: a modest fixed time.
             limits.movetime = Some(Duration::from_secs(5));
+        }
+        // With `nps`, time is counted in nodes: the time this move may take, times the rate.
+        if let Some(nps) = self.nps {
+            let budget = limits.movetime.or(limits
+                .clock
+                .map(|c| c.time / c.movestogo.unwrap_or(30).max(1) + c.inc));
+            if let Some(t) = budget {
+                limits.nodes = Some(((t.as_secs_f64() * nps as f64) as u64).max(1));
+                limits.movetime = None;
+                limits.clock = None;
+            }
         }
         limits
     }
