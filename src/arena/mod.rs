@@ -273,7 +273,8 @@ fn play_game(config: &MatchConfig, job: &Job) -> GameRecord {
                 Proto::Uci => job.fen.clone(),
                 Proto::Xboard => fen_to_cecp(rules, &job.fen),
             };
-            p.new_game(protocol_variant(v, spec.proto), &fen)
+            let standard = job.fen == rules.spec.start_fen;
+            p.new_game(protocol_variant(v, spec.proto), &fen, standard)
                 .map_err(|f| format!("engine {}: {f:?} while starting a game", spec.name))?;
             Ok(p)
         }) {
@@ -364,7 +365,7 @@ fn play_game(config: &MatchConfig, job: &Job) -> GameRecord {
                 );
                 break;
             }
-            Err(Failure::Disconnected) => {
+            Err(Failure::Disconnected | Failure::Unsupported(_)) => {
                 lose(
                     &mut record,
                     mover,
@@ -565,6 +566,7 @@ pub fn check_engines(config: &MatchConfig) -> Result<(), String> {
                     config.variant.rules().spec.start_fen,
                 ),
             },
+            true,
         )
         .map_err(|f| {
             format!(

@@ -17,6 +17,8 @@ pub enum Failure {
     Timeout,
     /// The engine closed its output or could not be written to (it crashed or quit).
     Disconnected,
+    /// The engine lacks a feature the game needs (a CECP engine without `setboard`).
+    Unsupported(&'static str),
 }
 
 /// The engine's answer to a move request.
@@ -57,6 +59,10 @@ pub struct Player {
     sent: usize,
     /// Whether the CECP engine has been told `go` in this game.
     started: bool,
+    /// CECP: moves are sent as `usermove MOVE` (else bare).
+    usermove: bool,
+    /// CECP: positions can be set with `setboard`.
+    setboard: bool,
 }
 
 impl Player {
@@ -99,6 +105,8 @@ impl Player {
             lines: rx,
             sent: 0,
             started: false,
+            usermove: false,
+            setboard: false,
         };
         p.handshake()
             .map_err(|what| format!("engine {}: {what}", spec.name))?;
@@ -144,6 +152,7 @@ impl Player {
                 HANDSHAKE_TIMEOUT.as_secs()
             ),
             Failure::Disconnected => format!("exited before answering {what}"),
+            Failure::Unsupported(f) => format!("lacks {f}"),
         };
         match self.spec.proto {
             Proto::Uci => {
@@ -159,12 +168,30 @@ impl Player {
                 self.send("xboard")
                     .and_then(|_| self.send("protover 2"))
                     .map_err(|f| explain(f, "xboard"))?;
+                // Answer every feature as a GUI does, and remember the ones that change how we talk.
+                let mut features = Vec::new();
                 self.read_until(
                     deadline,
-                    |_| {},
-                    |l| l.starts_with("feature") && l.contains("done=1"),
+                    |l| features.extend(parse_features(l)),
+                    |l| {
+                        l.starts_with("feature")
+                            && parse_features(l)
+                                .iter()
+                                .any(|(k, v)| k == "done" && v == "1")
+                    },
                 )
                 .map_err(|f| explain(f, "protover 2 with feature done=1"))?;
+                for (k, v) in &features {
+                    match k.as_str() {
+                        "usermove" => self.usermove = v == "1",
+                        "setboard" => self.setboard = v == "1",
+                        _ => {}
+                    }
+                    if k != "done" {
+                        self.send(&format!("accepted {k}"))
+                            .map_err(|f| explain(f, "accepted"))?;
+                    }
+                }
                 for (k, v) in self.spec.options.clone() {
                     self.send(&format!("option {k}={v}"))
                         .map_err(|f| explain(f, "option"))?;
@@ -189,8 +216,9 @@ impl Player {
         Ok(())
     }
 
-    /// Prepares a new game of `variant` (its protocol name) from `fen`.
-    pub fn new_game(&mut self, variant: &str, fen: &str) -> Result<(), Failure> {
+    /// Prepares a new game of `variant` (its protocol name) from `fen`; `standard` says whether
+    /// `fen` is the variant's start position, which CECP's `new` and `variant` already set.
+    pub fn new_game(&mut self, variant: &str, fen: &str, standard: bool) -> Result<(), Failure> {
         self.sent = 0;
         self.started = false;
         match self.spec.proto {
@@ -204,7 +232,12 @@ impl Player {
                     self.send(&format!("variant {variant}"))?;
                 }
                 self.send("force")?;
-                self.send(&format!("setboard {fen}"))?;
+                if !standard {
+                    if !self.setboard {
+                        return Err(Failure::Unsupported("setboard"));
+                    }
+                    self.send(&format!("setboard {fen}"))?;
+                }
                 self.send("post")?;
                 match self.spec.tc.expect("every engine has a time control") {
                     TimeControl::Clock { moves, base, inc } => {
@@ -270,7 +303,11 @@ impl Player {
             }
             Proto::Xboard => {
                 for m in &req.moves[self.sent..] {
-                    self.send(&format!("usermove {m}"))?;
+                    if self.usermove {
+                        self.send(&format!("usermove {m}"))?;
+                    } else {
+                        self.send(m)?;
+                    }
                 }
                 self.sent = req.moves.len();
                 if let TimeControl::Clock { .. } =
@@ -355,5 +392,50 @@ fn parse_thinking(line: &str, reply: &mut Reply) {
     if t.len() >= 4 && t[..4].iter().all(|f| f.parse::<i64>().is_ok()) {
         reply.depth = t[0].parse().ok();
         reply.score = t[1].parse().ok();
+    }
+}
+
+/// The `key=value` pairs of a CECP `feature` line (values may be quoted).
+fn parse_features(line: &str) -> Vec<(String, String)> {
+    let Some(rest) = line.strip_prefix("feature ") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut chars = rest.chars().peekable();
+    loop {
+        while chars.peek() == Some(&' ') {
+            chars.next();
+        }
+        let key: String = chars.by_ref().take_while(|&c| c != '=').collect();
+        if key.is_empty() {
+            break;
+        }
+        let value: String = if chars.peek() == Some(&'"') {
+            chars.next();
+            chars.by_ref().take_while(|&c| c != '"').collect()
+        } else {
+            chars.by_ref().take_while(|&c| c != ' ').collect()
+        };
+        out.push((key.trim().to_string(), value));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn feature_lines() {
+        let f = parse_features("feature setboard=0 myname=\"Fairy-Max 5.0b\" done=1");
+        assert_eq!(
+            f,
+            vec![
+                ("setboard".into(), "0".into()),
+                ("myname".into(), "Fairy-Max 5.0b".into()),
+                ("done".into(), "1".into())
+            ]
+        );
+        assert!(parse_features("tellics say hi").is_empty());
     }
 }
