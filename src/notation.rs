@@ -92,6 +92,10 @@ pub fn move_text(rules: &Rules, dialect: Dialect, m: Move) -> String {
         }
         MoveKind::Explode => format!("{}{}x", sq(m.from()), sq(m.to())),
         MoveKind::ShieldShift => format!("{}{}s", sq(m.from()), sq(m.to())),
+        MoveKind::AlsoPromote => {
+            let aux = m.aux().map_or(String::new(), sq);
+            format!("{}{}/{aux}{}", sq(m.from()), sq(m.to()), letter(m))
+        }
         MoveKind::Pass => match dialect {
             Dialect::Uci => "0000".to_string(),
             Dialect::Cecp => "@@@@".to_string(),
@@ -125,7 +129,7 @@ fn well_formed(text: &str) -> bool {
         && text.len() <= 16
         && text
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '@' || c == ',')
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '@' | ',' | '/'))
 }
 
 /// The legal move written as `text`.

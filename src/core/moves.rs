@@ -41,10 +41,14 @@ pub enum MoveKind {
     Nature = 11,
     /// The side to move passes.
     Pass = 12,
+    /// A move from `from` to `to` (a plain step, a capture or en passant, as the position says)
+    /// that also turns the mover's piece on `aux` into `piece` (Magician's Deathmatch: a pawn
+    /// entering its 6th rank promotes a Magician).
+    AlsoPromote = 13,
 }
 
 impl MoveKind {
-    const ALL: [MoveKind; 13] = [
+    const ALL: [MoveKind; 14] = [
         MoveKind::Normal,
         MoveKind::Promotion,
         MoveKind::EnPassant,
@@ -58,6 +62,7 @@ impl MoveKind {
         MoveKind::ShieldShift,
         MoveKind::Nature,
         MoveKind::Pass,
+        MoveKind::AlsoPromote,
     ];
 }
 

@@ -43,6 +43,19 @@ fn targets(rules: &Rules, pos: &Position, from: Square) -> Vec<(Square, bool)> {
     let (color, kind) = (piece.color(), piece.kind());
     let mut out = Vec::new();
     let hostile = |p: Piece| p.is_some() && p.color() != color && p.color() != Color::Neutral;
+    if let Some(extra) = rules.kinds[kind.index()].spec.extra_leaps {
+        for to in extra(rules.geometry(), color, from) {
+            if !rules.geometry().contains(to) {
+                continue;
+            }
+            let p = pos.piece_at(to);
+            if p.is_none() {
+                out.push((to, false));
+            } else if hostile(p) {
+                out.push((to, true));
+            }
+        }
+    }
     for atom in rules.atoms_for(kind, color) {
         if atom.initial && !rules.on_initial_square(kind, color, from) {
             continue;

@@ -34,6 +34,10 @@ pub struct PieceSpec {
     pub initial_ranks: &'static [u8],
     /// Material value in centipawns; 0 lets the evaluation estimate it from the piece's mobility.
     pub value: i32,
+    /// Leaps that depend on the square in ways the notation cannot say (Magician's Home-File
+    /// Transference): targets from a square, for moves and captures alike. Compiled into the
+    /// tables, so generation and attack detection both see them.
+    pub extra_leaps: Option<fn(&Geometry, Color, Square) -> Bitboard>,
 }
 
 impl PieceSpec {
@@ -50,6 +54,7 @@ impl PieceSpec {
             tracks_moved: false,
             initial_ranks: &[],
             value: 0,
+            extra_leaps: None,
         }
     }
 }

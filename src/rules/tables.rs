@@ -164,6 +164,17 @@ impl Tables {
                     };
                     info.spec.initial_ranks.contains(&rel)
                 };
+                if let Some(extra) = info.spec.extra_leaps {
+                    for sq in board {
+                        let targets = extra(geo, color, sq) & board;
+                        let i = cks(color, kind, sq);
+                        t.leap_quiet[i] |= targets;
+                        t.leap_capture[i] |= targets;
+                        for to in targets {
+                            t.rev_leap_capture[cks(color, kind, to)].insert(sq);
+                        }
+                    }
+                }
                 for atom in &info.atoms {
                     let dy = if flip { -atom.dy } else { atom.dy };
                     if atom.is_rider() {

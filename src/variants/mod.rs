@@ -3,6 +3,7 @@
 
 pub mod chess;
 pub mod divergent;
+pub mod magician;
 
 use crate::board::{FenError, Position, PositionError};
 use crate::core::{Color, Move, MoveList};
@@ -212,7 +213,7 @@ impl std::error::Error for UnknownVariant {}
 /// Every registered variant, in the order `menagerie variants` lists them.
 pub fn all() -> &'static [&'static dyn Variant] {
     static ALL: OnceLock<Vec<&'static dyn Variant>> = OnceLock::new();
-    ALL.get_or_init(|| vec![chess::get(), divergent::get()])
+    ALL.get_or_init(|| vec![chess::get(), divergent::get(), magician::get()])
 }
 
 /// The variant with this name (CECP's `normal` is chess).
