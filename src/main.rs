@@ -41,6 +41,17 @@ enum Command {
     },
     /// List the variants with board size and a description.
     Variants,
+    /// Replay every game of a PGN file with our rules (coordinate moves or SAN as GUIs write it).
+    PgnCheck {
+        /// The PGN file.
+        file: std::path::PathBuf,
+        /// Variant, when games have no Variant tag.
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Square numbering of the moves: uci (ranks from 1) or cecp (XBoard: ranks from 0 on ten ranks).
+        #[arg(long, default_value = "uci")]
+        dialect: String,
+    },
     /// Play engine-vs-engine games (cutechess-cli style options).
     Match(MatchArgs),
     /// Search fixed positions to a fixed depth; the node count is the search's checksum.
@@ -381,6 +392,62 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
     Ok(())
 }
 
+fn pgn_check(file: &std::path::Path, default_variant: &str, dialect: &str) -> Result<(), String> {
+    use menagerie::notation::{parse_move, parse_san, Dialect};
+    let dialect = match dialect {
+        "uci" => Dialect::Uci,
+        "cecp" | "xboard" => Dialect::Cecp,
+        d => return Err(format!("--dialect {d}: expected uci or cecp")),
+    };
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let games = arena::pgn::read(&text);
+    if games.is_empty() {
+        return Err(format!("{} holds no game", file.display()));
+    }
+    for (i, g) in games.iter().enumerate() {
+        let name = g.tag("Variant").unwrap_or(default_variant);
+        let name = if name == "normal" { "chess" } else { name };
+        let v = variants::by_name(name).map_err(|e| format!("game {}: {e}", i + 1))?;
+        let mut pos = match g.tag("FEN") {
+            Some(f) => {
+                let f = if dialect == Dialect::Cecp {
+                    menagerie::protocol::xboard_variant::fen_from_cecp(v.rules(), f)
+                } else {
+                    f.to_string()
+                };
+                v.parse_fen(&f)
+                    .map_err(|e| format!("game {}: {e}", i + 1))?
+            }
+            None => v.start_position(),
+        };
+        for (n, token) in g.moves.iter().enumerate() {
+            let m = parse_move(v, &pos, dialect, token)
+                .or_else(|_| parse_san(v, &pos, dialect, token))
+                .map_err(|e| {
+                    format!(
+                        "game {} ({} vs {}), ply {}: {e} in {}",
+                        i + 1,
+                        g.tag("White").unwrap_or("?"),
+                        g.tag("Black").unwrap_or("?"),
+                        n + 1,
+                        pos.to_fen(v.rules())
+                    )
+                })?;
+            pos = v.play(&pos, m);
+        }
+        println!(
+            "game {}: {} plies of {} replayed, result {}",
+            i + 1,
+            g.moves.len(),
+            v.name(),
+            g.result
+        );
+    }
+    println!("{} games replayed, every move legal", games.len());
+    Ok(())
+}
+
 fn bench(variant: Option<&str>, threads: usize, depth: u32) -> Result<(), String> {
     let list: Vec<&'static dyn menagerie::variants::Variant> = match variant {
         Some(name) => vec![variants::by_name(name).map_err(|e| e.to_string())?],
@@ -553,6 +620,11 @@ fn main() -> ExitCode {
             depth,
         }) => bench(variant.as_deref(), threads, depth),
         Some(Command::Match(args)) => run_match(&args),
+        Some(Command::PgnCheck {
+            file,
+            variant,
+            dialect,
+        }) => pgn_check(&file, &variant, &dialect),
         Some(Command::Variants) => {
             list_variants();
             Ok(())

@@ -152,9 +152,165 @@ pub fn parse_move(
         .ok_or_else(|| MoveError::Illegal(text.to_string()))
 }
 
+/// The legal move written in SAN as GUIs write it (`Nf3`, `exd5`, `e8=Q`, `O-O`, with `+`, `#`,
+/// `!` and `?` ignored), squares in `dialect`'s numbering. XBoard writes the games it referees
+/// this way.
+pub fn parse_san(
+    variant: &dyn Variant,
+    pos: &Position,
+    dialect: Dialect,
+    text: &str,
+) -> Result<Move, MoveError> {
+    let rules = variant.rules();
+    let geo = rules.geometry();
+    let clean: String = text
+        .chars()
+        .filter(|c| !matches!(c, '+' | '#' | '!' | '?'))
+        .collect();
+    let malformed = || MoveError::Malformed(text.to_string());
+    let illegal = || MoveError::Illegal(text.to_string());
+    let mut moves = MoveList::new();
+    variant.legal_moves(pos, &mut moves);
+    if clean == "O-O" || clean == "O-O-O" || clean == "0-0" || clean == "0-0-0" {
+        let long = clean.len() > 3;
+        return moves
+            .iter()
+            .copied()
+            .find(|m| m.kind() == MoveKind::Castle && (m.to().file() < m.from().file()) == long)
+            .ok_or_else(illegal);
+    }
+    // Promotion: `=X`, or a trailing piece letter after the target square.
+    let (body, promo) = match clean.split_once('=') {
+        Some((b, p)) => (b.to_string(), Some(p.chars().next().ok_or_else(malformed)?)),
+        None => match clean.chars().last() {
+            Some(c) if c.is_ascii_uppercase() && clean.len() > 2 => {
+                (clean[..clean.len() - 1].to_string(), Some(c))
+            }
+            _ => (clean.clone(), None),
+        },
+    };
+    let body = body.replace(['x', '-'], "");
+    let mut chars = body.chars().peekable();
+    let piece = match chars.peek() {
+        Some(c) if c.is_ascii_uppercase() => {
+            let c = *c;
+            chars.next();
+            Some(rules.kind_by_letter(c).ok_or_else(malformed)?)
+        }
+        _ => None,
+    };
+    let rest: String = chars.collect();
+    // The target is the last file letter followed by digits; anything before it disambiguates.
+    let at = rest
+        .rfind(|c: char| c.is_ascii_lowercase())
+        .ok_or_else(malformed)?;
+    let to = parse_square(geo, dialect, &rest[at..]).ok_or_else(malformed)?;
+    let hint = &rest[..at];
+    let hint_file = hint
+        .chars()
+        .find(|c| c.is_ascii_lowercase())
+        .map(|c| c as u8 - b'a');
+    let hint_rank: Option<u8> = hint
+        .trim_start_matches(|c: char| c.is_ascii_lowercase())
+        .parse()
+        .ok();
+    let hint_rank = hint_rank.map(|r| {
+        if geo.ranks() == 10 && dialect == Dialect::Cecp {
+            r
+        } else {
+            r.wrapping_sub(1)
+        }
+    });
+    let candidates: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| m.to() == to && !matches!(m.kind(), MoveKind::Drop | MoveKind::Castle))
+        .filter(|m| {
+            let k = pos.piece_at(m.from()).kind();
+            match piece {
+                Some(p) => k == p,
+                None => rules.kinds[k.index()].spec.pawn,
+            }
+        })
+        .filter(|m| {
+            hint_file.is_none_or(|f| m.from().file() == f)
+                && hint_rank.is_none_or(|r| m.from().rank() == r)
+        })
+        .filter(|m| match promo {
+            Some(c) => m
+                .piece()
+                .is_some_and(|k| rules.kinds[k.index()].spec.letter == c.to_ascii_uppercase()),
+            // Without a letter only a promotion with a single, fixed result is meant.
+            None => {
+                m.kind() != MoveKind::Promotion
+                    || rules.kinds[pos.piece_at(m.from()).kind().index()]
+                        .promotions
+                        .len()
+                        == 1
+            }
+        })
+        .collect();
+    match candidates.as_slice() {
+        [m] => Ok(*m),
+        [] => Err(illegal()),
+        _ => Err(MoveError::Malformed(format!("{text} (ambiguous)"))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn san_as_guis_write_it() {
+        let chess = crate::variants::by_name("chess").unwrap();
+        let pos = chess.start_position();
+        let m = |t: &str| {
+            move_text(
+                chess.rules(),
+                Dialect::Uci,
+                parse_san(chess, &pos, Dialect::Uci, t).unwrap(),
+            )
+        };
+        assert_eq!(m("e4"), "e2e4");
+        assert_eq!(m("Nf3"), "g1f3");
+        assert_eq!(m("Nf3+"), "g1f3");
+        assert!(parse_san(chess, &pos, Dialect::Uci, "Ke2").is_err());
+        let kiwi = chess
+            .parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+        let k = |t: &str| {
+            move_text(
+                chess.rules(),
+                Dialect::Uci,
+                parse_san(chess, &kiwi, Dialect::Uci, t).unwrap(),
+            )
+        };
+        assert_eq!(k("O-O"), "e1g1");
+        assert_eq!(k("O-O-O"), "e1c1");
+        assert_eq!(k("dxe6"), "d5e6");
+        assert_eq!(k("Nxf7"), "e5f7");
+        let promo = chess.parse_fen("8/1P4k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(
+            move_text(
+                chess.rules(),
+                Dialect::Uci,
+                parse_san(chess, &promo, Dialect::Uci, "b8=N").unwrap()
+            ),
+            "b7b8n"
+        );
+        // Divergent on ten ranks under CECP: f4 is our f5 (a triple step), promotion forms fixed.
+        let dv = crate::variants::by_name("divergent").unwrap();
+        let start = dv.start_position();
+        assert_eq!(
+            move_text(
+                dv.rules(),
+                Dialect::Uci,
+                parse_san(dv, &start, Dialect::Cecp, "f4").unwrap()
+            ),
+            "f2f5"
+        );
+    }
 
     #[test]
     fn squares_both_ways_on_ten_ranks() {
