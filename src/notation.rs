@@ -26,6 +26,26 @@ fn zero_based(geo: &Geometry, dialect: Dialect) -> bool {
     dialect == Dialect::Cecp && geo.ranks() == 10
 }
 
+/// Splits squares written one after another (`e3e4`, `a10b9`) at each file letter; `None` if
+/// the text does not start with a letter. Used for en-passant fields that list several squares.
+pub fn split_squares(text: &str) -> Option<Vec<&str>> {
+    let starts: Vec<usize> = text
+        .char_indices()
+        .filter(|(_, c)| c.is_ascii_lowercase())
+        .map(|(i, _)| i)
+        .collect();
+    if starts.first() != Some(&0) || !text.is_ascii() {
+        return None;
+    }
+    Some(
+        starts
+            .iter()
+            .enumerate()
+            .map(|(k, &a)| &text[a..starts.get(k + 1).copied().unwrap_or(text.len())])
+            .collect(),
+    )
+}
+
 /// A square's text.
 pub fn square_text(geo: &Geometry, dialect: Dialect, sq: Square) -> String {
     let rank = if zero_based(geo, dialect) {

@@ -12,7 +12,7 @@ use crate::core::{Color, Move, MoveList};
 use crate::game::Game;
 use crate::notation::{move_text, parse_move, Dialect};
 use crate::protocol::xboard_variant::fen_to_cecp;
-use crate::variants::{EndReason, Outcome, Variant};
+use crate::variants::Variant;
 use config::{EngineSpec, Proto, TimeControl};
 use player::{Failure, Player, Request};
 use stats::{Sprt, SprtDecision, Tally};
@@ -131,14 +131,8 @@ pub struct GameRecord {
 }
 
 fn seeded(seed: u64) -> impl FnMut() -> u64 {
-    let mut s = seed;
-    move || {
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
+    let mut rng = crate::core::rng::SplitMix(seed);
+    move || rng.next_u64()
 }
 
 /// The start FEN and opening moves of the `k`-th opening.
@@ -321,7 +315,7 @@ fn play_game(config: &MatchConfig, job: &Job) -> GameRecord {
         if let Some(outcome) = game.outcome() {
             record.result = outcome.pgn();
             record.termination = "normal";
-            record.reason = describe(outcome);
+            record.reason = outcome.describe();
             break;
         }
         if game.moves().len() >= MAX_PLIES {
@@ -473,31 +467,6 @@ fn adjudicate(
         }
     }
     None
-}
-
-fn describe(outcome: Outcome) -> String {
-    match outcome {
-        Outcome::Win {
-            winner,
-            reason: EndReason::Checkmate,
-        } => format!(
-            "{} mates",
-            if winner == Color::White {
-                "White"
-            } else {
-                "Black"
-            }
-        ),
-        Outcome::Win { winner, reason } => format!(
-            "{} wins by {reason}",
-            if winner == Color::White {
-                "White"
-            } else {
-                "Black"
-            }
-        ),
-        Outcome::Draw { reason } => format!("Draw by {reason}"),
-    }
 }
 
 /// The PGN of a finished game.

@@ -232,6 +232,8 @@ impl Player {
                     self.send(&format!("variant {variant}"))?;
                 }
                 self.send("force")?;
+                // No thinking on the opponent's time: it would take a core from the opponent.
+                self.send("easy")?;
                 if !standard {
                     if !self.setboard {
                         return Err(Failure::Unsupported("setboard"));

@@ -397,18 +397,10 @@ impl Setup {
 
 /// Squares written one after another (`e3`, `e3e4`, `a10b9`).
 fn parse_square_list(text: &str) -> Option<Vec<Square>> {
-    let mut out = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let start = i;
-        i += 1;
-        while i < bytes.len() && bytes[i].is_ascii_digit() {
-            i += 1;
-        }
-        out.push(Square::parse(&text[start..i])?);
-    }
-    Some(out)
+    crate::notation::split_squares(text)?
+        .into_iter()
+        .map(Square::parse)
+        .collect()
 }
 
 impl Position {

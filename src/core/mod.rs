@@ -6,6 +6,7 @@ pub mod color;
 pub mod geometry;
 pub mod moves;
 pub mod piece;
+pub mod rng;
 pub mod square;
 
 pub use bitboard::Bitboard;

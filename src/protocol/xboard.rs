@@ -8,7 +8,7 @@ use crate::core::{Color, Move, Square};
 use crate::engine::Engine;
 use crate::notation::{move_text, parse_move, parse_square, Dialect};
 use crate::search::{Clock, Info, Limits, Score, SearchResult};
-use crate::variants::{self, EndReason, Outcome};
+use crate::variants::{self, Outcome};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -92,41 +92,7 @@ fn thinking_line(rules: &crate::rules::Rules, info: &Info) -> String {
 
 /// The `RESULT {comment}` claim for an outcome.
 fn claim(outcome: Outcome) -> String {
-    let comment = match outcome {
-        Outcome::Win {
-            winner,
-            reason: EndReason::Checkmate,
-        } => format!(
-            "{} mates",
-            if winner == Color::White {
-                "White"
-            } else {
-                "Black"
-            }
-        ),
-        Outcome::Win { winner, reason } => format!(
-            "{} wins by {reason}",
-            if winner == Color::White {
-                "White"
-            } else {
-                "Black"
-            }
-        ),
-        Outcome::Draw {
-            reason: EndReason::Stalemate,
-        } => "Stalemate".to_string(),
-        Outcome::Draw {
-            reason: EndReason::Repetition,
-        } => "Draw by repetition".to_string(),
-        Outcome::Draw {
-            reason: EndReason::FiftyMoves,
-        } => "Draw by fifty move rule".to_string(),
-        Outcome::Draw {
-            reason: EndReason::InsufficientMaterial,
-        } => "Insufficient material".to_string(),
-        Outcome::Draw { reason } => format!("Draw by {reason}"),
-    };
-    format!("{} {{{comment}}}", outcome.pgn())
+    format!("{} {{{}}}", outcome.pgn(), outcome.describe())
 }
 
 /// Parses `level`'s base time: minutes, or `minutes:seconds`.

@@ -182,15 +182,8 @@ pub fn fen_from_cecp(rules: &Rules, fen: &str) -> String {
         if ep != "-" {
             let g = rules.geometry();
             let mut squares = String::new();
-            let bytes = ep.as_bytes();
-            let mut i = 0;
-            while i < bytes.len() {
-                let start = i;
-                i += 1;
-                while i < bytes.len() && bytes[i].is_ascii_digit() {
-                    i += 1;
-                }
-                match crate::notation::parse_square(g, Dialect::Cecp, &ep[start..i]) {
+            for text in crate::notation::split_squares(ep).unwrap_or_default() {
+                match crate::notation::parse_square(g, Dialect::Cecp, text) {
                     Some(sq) => squares += &sq.to_string(),
                     None => return fen.to_string(),
                 }
@@ -206,16 +199,9 @@ pub fn fen_to_cecp(rules: &Rules, fen: &str) -> String {
     let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
     if let Some(ep) = fields.get_mut(3) {
         if ep != "-" {
-            let bytes = ep.as_bytes();
             let mut out = String::new();
-            let mut i = 0;
-            while i < bytes.len() {
-                let start = i;
-                i += 1;
-                while i < bytes.len() && bytes[i].is_ascii_digit() {
-                    i += 1;
-                }
-                match Square::parse(&ep[start..i]) {
+            for text in crate::notation::split_squares(ep).unwrap_or_default() {
+                match Square::parse(text) {
                     Some(sq) => {
                         out += &crate::notation::square_text(rules.geometry(), Dialect::Cecp, sq)
                     }

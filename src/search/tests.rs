@@ -4,17 +4,7 @@
 use super::*;
 use crate::variants;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+use crate::core::rng::SplitMix as Rng;
 
 /// Positions from seeded random playouts, `count` of them.
 fn random_positions(v: &dyn Variant, count: usize, seed: u64) -> Vec<Position> {
@@ -22,7 +12,7 @@ fn random_positions(v: &dyn Variant, count: usize, seed: u64) -> Vec<Position> {
     let mut out = Vec::new();
     while out.len() < count {
         let mut pos = v.start_position();
-        let plies = 1 + rng.next() % 120;
+        let plies = 1 + rng.next_u64() % 120;
         for _ in 0..plies {
             let mut moves = MoveList::new();
             v.legal_moves(&pos, &mut moves);
@@ -31,7 +21,7 @@ fn random_positions(v: &dyn Variant, count: usize, seed: u64) -> Vec<Position> {
             }
             pos = v.play(
                 &pos,
-                moves.as_slice()[(rng.next() % moves.len() as u64) as usize],
+                moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize],
             );
         }
         out.push(pos);

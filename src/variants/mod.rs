@@ -52,6 +52,32 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The reason in the words XBoard and PGN comments use: `White mates`, `Stalemate`,
+    /// `Draw by repetition`...
+    pub fn describe(&self) -> String {
+        let side = |c: Color| if c == Color::White { "White" } else { "Black" };
+        match *self {
+            Outcome::Win {
+                winner,
+                reason: EndReason::Checkmate,
+            } => format!("{} mates", side(winner)),
+            Outcome::Win { winner, reason } => format!("{} wins by {reason}", side(winner)),
+            Outcome::Draw {
+                reason: EndReason::Stalemate,
+            } => "Stalemate".to_string(),
+            Outcome::Draw {
+                reason: EndReason::Repetition,
+            } => "Draw by repetition".to_string(),
+            Outcome::Draw {
+                reason: EndReason::FiftyMoves,
+            } => "Draw by fifty move rule".to_string(),
+            Outcome::Draw {
+                reason: EndReason::InsufficientMaterial,
+            } => "Insufficient material".to_string(),
+            Outcome::Draw { reason } => format!("Draw by {reason}"),
+        }
+    }
+
     /// The result in PGN form: `1-0`, `0-1` or `1/2-1/2`.
     pub fn pgn(&self) -> &'static str {
         match self {

@@ -6,18 +6,7 @@
 use super::*;
 use crate::core::Move;
 
-/// A small seeded generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+use crate::core::rng::SplitMix as Rng;
 
 const PLAYOUTS: u64 = 40;
 const PLAYOUT_PLIES: usize = 80;
@@ -34,7 +23,7 @@ fn for_each_playout_position(v: &dyn Variant, mut visit: impl FnMut(&Position, &
             if moves.is_empty() {
                 break;
             }
-            let m = moves.as_slice()[(rng.next() % moves.len() as u64) as usize];
+            let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
             pos = v.play(&pos, m);
         }
     }
