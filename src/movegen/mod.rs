@@ -149,8 +149,11 @@ fn drops(rules: &Rules, pos: &Position, out: &mut MoveList) {
 /// to look through a piece that is about to move).
 pub fn attacked(rules: &Rules, pos: &Position, sq: Square, by: Color, occ: Bitboard) -> bool {
     let t = &rules.tables;
-    for ki in 0..rules.num_kinds() {
-        let kind = PieceKind(ki as u8);
+    // Leapers first: only the kinds that capture by a leap at all.
+    let mut leapers = t.leap_attack_kinds(by);
+    while leapers != 0 {
+        let kind = PieceKind(leapers.trailing_zeros() as u8);
+        leapers &= leapers - 1;
         let theirs = pos.pieces(by, kind) & occ;
         if theirs.is_empty() {
             continue;
@@ -166,13 +169,19 @@ pub fn attacked(rules: &Rules, pos: &Position, sq: Square, by: Color, occ: Bitbo
             return true;
         }
     }
+    let theirs = pos.color_bb(by) & occ;
     for d in 0..8u8 {
         let d = Direction(d);
         let riders = t.capture_riders(by, d);
         if riders == 0 {
             continue;
         }
-        // An attacker sliding in direction d sits on the ray from sq in the opposite direction.
+        // An attacker sliding in direction d sits on the ray from sq in the opposite direction;
+        // most rays hold no enemy piece at all, which one mask test settles.
+        let ray = t.ray(d.opposite(), sq);
+        if (ray & theirs).is_empty() {
+            continue;
+        }
         if let Some(b) = t.first_blocker(d.opposite(), sq, occ) {
             let p = pos.piece_at(b);
             if p.is_some() && p.color() == by && riders >> p.kind().0 & 1 != 0 {

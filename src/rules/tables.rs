@@ -87,6 +87,8 @@ pub struct Tables {
     symmetric: Vec<bool>,
     /// Per (colour, kind): has any lame leap.
     has_lame: Vec<bool>,
+    /// Per colour: kinds that capture by a leap or a lame leap, as a bit set.
+    leap_attack_kinds: [u16; 3],
 }
 
 #[inline]
@@ -148,6 +150,7 @@ impl Tables {
             capture_riders: vec![0; 3 * 8],
             symmetric: vec![true; 3 * MAX_KINDS],
             has_lame: vec![false; 3 * MAX_KINDS],
+            leap_attack_kinds: [0; 3],
         };
 
         let mut lame_lists: Vec<Vec<LameLeap>> = vec![Vec::new(); n];
@@ -255,6 +258,18 @@ impl Tables {
             let s = t.lame.len() as u32;
             t.lame.extend(list);
             t.lame_span[i] = (s, t.lame.len() as u32);
+        }
+        for color in Color::ALL {
+            for ki in 0..kinds.len() {
+                let kind = PieceKind(ki as u8);
+                let leaps = board
+                    .into_iter()
+                    .any(|sq| t.leap_capture[cks(color, kind, sq)].nonempty());
+                let lame = lame_lists_have_capture(&rev_lame_lists, color, kind);
+                if leaps || lame {
+                    t.leap_attack_kinds[color.index()] |= 1 << ki;
+                }
+            }
         }
         for (i, list) in rev_lame_lists.into_iter().enumerate() {
             let s = t.rev_lame.len() as u32;
@@ -377,9 +392,23 @@ impl Tables {
         self.symmetric[ck(c, k)]
     }
 
+    /// Kinds of `c` that capture by a leap or a lame leap, as a bit set.
+    #[inline]
+    pub fn leap_attack_kinds(&self, c: Color) -> u16 {
+        self.leap_attack_kinds[c.index()]
+    }
+
     /// Whether the kind has lame leaps.
     #[inline]
     pub fn has_lame(&self, c: Color, k: PieceKind) -> bool {
         self.has_lame[ck(c, k)]
     }
+}
+
+/// Whether a (colour, kind) has any capturing lame leap, from the reverse lists.
+fn lame_lists_have_capture(rev: &[Vec<LameLeap>], c: Color, k: PieceKind) -> bool {
+    let start = cks(c, k, Square::from_index(0));
+    rev[start..start + NUM_SQUARES]
+        .iter()
+        .any(|l| !l.is_empty())
 }

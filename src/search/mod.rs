@@ -686,7 +686,7 @@ impl<'a> Worker<'a> {
         // Step 7. Try the moves, best-looking first, the first with a full window and the rest
         // with a null window, reducing late quiet moves.
         let alpha_orig = alpha;
-        let mut picker = self.picker(pos, &moves, ply, tt_move);
+        let mut picker = self.picker(pos, &mut moves, ply, tt_move);
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut index = 0;
@@ -795,7 +795,7 @@ impl<'a> Worker<'a> {
                 noisy.push(m);
             }
         }
-        let mut picker = self.picker(pos, &noisy, ply, Move::NULL);
+        let mut picker = self.picker(pos, &mut noisy, ply, Move::NULL);
         while let Some(m) = picker.next() {
             let child = variant.play(pos, m);
             self.count_node();
@@ -851,7 +851,13 @@ impl<'a> Worker<'a> {
 
     /// Moves in the order to try them: the table's move, captures by most valuable victim and
     /// least valuable attacker, killers, then history.
-    fn picker(&self, pos: &Position, moves: &MoveList, ply: usize, tt_move: Move) -> Picker {
+    fn picker<'m>(
+        &self,
+        pos: &Position,
+        moves: &'m mut MoveList,
+        ply: usize,
+        tt_move: Move,
+    ) -> Picker<'m> {
         Picker::new(moves, |m| {
             if m == tt_move {
                 ORDER_TT

@@ -4,22 +4,22 @@
 use crate::core::moves::MAX_MOVES;
 use crate::core::{Move, MoveList};
 
-/// A move list with a score per move.
-pub struct Picker {
-    moves: MoveList,
+/// A move list, borrowed and reordered in place, with a score per move.
+pub struct Picker<'a> {
+    moves: &'a mut MoveList,
     scores: [i32; MAX_MOVES],
     next: usize,
 }
 
-impl Picker {
+impl<'a> Picker<'a> {
     /// Scores every move of `moves` with `score`.
-    pub fn new(moves: &MoveList, score: impl Fn(Move) -> i32) -> Picker {
+    pub fn new(moves: &'a mut MoveList, score: impl Fn(Move) -> i32) -> Picker<'a> {
         let mut scores = [0; MAX_MOVES];
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = score(m);
         }
         Picker {
-            moves: moves.clone(),
+            moves,
             scores,
             next: 0,
         }
