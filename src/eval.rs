@@ -190,10 +190,15 @@ impl Eval {
             }
             let k = PieceKind(ki as u8);
             for sq in pos.pieces(c, k) {
-                let reach = t.leap_quiet(c, k, sq)
-                    | t.leap_capture(c, k, sq)
-                    | t.ride_targets(t.quiet_rides(c, k), sq, occ)
-                    | t.ride_targets(t.capture_rides(c, k), sq, occ);
+                // Pieces that move as they capture need their targets worked out once.
+                let reach = if t.symmetric(c, k) {
+                    t.leap_capture(c, k, sq) | t.ride_targets(t.capture_rides(c, k), sq, occ)
+                } else {
+                    t.leap_quiet(c, k, sq)
+                        | t.leap_capture(c, k, sq)
+                        | t.ride_targets(t.quiet_rides(c, k), sq, occ)
+                        | t.ride_targets(t.capture_rides(c, k), sq, occ)
+                };
                 n += (reach & !own).count() as i32;
             }
         }

@@ -495,14 +495,15 @@ impl<'a> Worker<'a> {
         for (i, &m) in moves.iter().enumerate() {
             let child = variant.play(pos, m);
             self.path.push(pos.hash());
-            let d = depth as i32 - 1 + i32::from(variant.in_check(&child));
+            let check = variant.in_check(&child);
+            let d = depth as i32 - 1 + i32::from(check);
             let mut score = if i == 0 {
-                -self.alphabeta(&child, d, 1, -beta, -alpha, true)
+                -self.alphabeta(&child, d, 1, -beta, -alpha, true, check)
             } else {
-                -self.alphabeta(&child, d, 1, -alpha - 1, -alpha, false)
+                -self.alphabeta(&child, d, 1, -alpha - 1, -alpha, false, check)
             };
             if i > 0 && score > alpha && score < beta && !self.aborted {
-                score = -self.alphabeta(&child, d, 1, -beta, -alpha, true);
+                score = -self.alphabeta(&child, d, 1, -beta, -alpha, true, check);
             }
             self.path.pop();
             if self.aborted {
@@ -604,6 +605,8 @@ impl<'a> Worker<'a> {
         bb.nonempty()
     }
 
+    /// `in_check` is whether the side to move is in check, which the parent has worked out.
+    #[allow(clippy::too_many_arguments)]
     fn alphabeta(
         &mut self,
         pos: &Position,
@@ -612,6 +615,7 @@ impl<'a> Worker<'a> {
         mut alpha: i32,
         mut beta: i32,
         pv_node: bool,
+        in_check: bool,
     ) -> i32 {
         self.pv[ply].clear();
         self.count_node();
@@ -641,7 +645,7 @@ impl<'a> Worker<'a> {
         }
         // Step 4. At the horizon, resolve captures.
         if depth <= 0 {
-            return self.quiesce(pos, ply, alpha, beta, &moves);
+            return self.quiesce(pos, ply, alpha, beta, &moves, in_check);
         }
         // Step 5. The transposition table: a deep enough entry ends the node outside PV lines.
         let entry = self.shared.tt.probe(pos.hash());
@@ -657,7 +661,6 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
-        let in_check = variant.in_check(pos);
         // Step 6. Null move: if passing still beats beta, a real move will too (not in check, not
         // without pieces, where zugzwang is likely, and only where the variant allows it).
         if self.allow_null
@@ -673,7 +676,15 @@ impl<'a> Worker<'a> {
                 let r = NULL_MOVE_BASE + depth / NULL_MOVE_DEPTH_DIVISOR;
                 let null = pos.play(variant.rules(), Move::pass());
                 self.path.push(pos.hash());
-                let score = -self.alphabeta(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+                let score = -self.alphabeta(
+                    &null,
+                    depth - 1 - r,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                    false,
+                    false,
+                );
                 self.path.pop();
                 if self.aborted {
                     return 0;
@@ -697,7 +708,15 @@ impl<'a> Worker<'a> {
             let quiet = !self.is_noisy(pos, m);
             self.path.push(pos.hash());
             let score = if index == 0 {
-                -self.alphabeta(&child, new_depth, ply + 1, -beta, -alpha, pv_node)
+                -self.alphabeta(
+                    &child,
+                    new_depth,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    pv_node,
+                    gives_check,
+                )
             } else {
                 let mut r = 0;
                 if self.allow_reductions
@@ -709,13 +728,36 @@ impl<'a> Worker<'a> {
                 {
                     r = (lmr_reduction(depth, index) - i32::from(pv_node)).clamp(0, new_depth - 1);
                 }
-                let mut s =
-                    -self.alphabeta(&child, new_depth - r, ply + 1, -alpha - 1, -alpha, false);
+                let mut s = -self.alphabeta(
+                    &child,
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                    gives_check,
+                );
                 if s > alpha && r > 0 && !self.aborted {
-                    s = -self.alphabeta(&child, new_depth, ply + 1, -alpha - 1, -alpha, false);
+                    s = -self.alphabeta(
+                        &child,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        false,
+                        gives_check,
+                    );
                 }
                 if s > alpha && s < beta && pv_node && !self.aborted {
-                    s = -self.alphabeta(&child, new_depth, ply + 1, -beta, -alpha, true);
+                    s = -self.alphabeta(
+                        &child,
+                        new_depth,
+                        ply + 1,
+                        -beta,
+                        -alpha,
+                        true,
+                        gives_check,
+                    );
                 }
                 s
             };
@@ -776,9 +818,9 @@ impl<'a> Worker<'a> {
         mut alpha: i32,
         beta: i32,
         moves: &MoveList,
+        in_check: bool,
     ) -> i32 {
         let variant = self.shared.variant;
-        let in_check = variant.in_check(pos);
         // Stand pat: the side to move may decline every capture, unless in check.
         let mut best = if in_check {
             -INFINITY
@@ -810,7 +852,10 @@ impl<'a> Worker<'a> {
                 None if ply + 1 >= MAX_PLY - 1 => {
                     -(self.eval.evaluate(variant.rules(), &child) + variant.evaluate_extra(&child))
                 }
-                None => -self.quiesce(&child, ply + 1, -beta, -alpha, &replies),
+                None => {
+                    let check = variant.in_check(&child);
+                    -self.quiesce(&child, ply + 1, -beta, -alpha, &replies, check)
+                }
             };
             if score > best {
                 best = score;
