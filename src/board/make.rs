@@ -19,6 +19,7 @@ impl Position {
     pub fn apply(&mut self, rules: &Rules, m: Move) {
         let us = self.turn;
         let mut irreversible = false;
+        let unmoved_before = self.unmoved;
         if self.ep_targets.nonempty() {
             self.set_ep(Bitboard::EMPTY, None);
         }
@@ -87,7 +88,8 @@ impl Position {
             MoveKind::Pass => {}
             other => unreachable!("{other:?} moves are made by the variant that generates them"),
         }
-        if self.unmoved.nonempty() {
+        // Rights can only be lost when this move cleared an unmoved mark.
+        if self.unmoved != unmoved_before {
             self.normalize_castling(rules);
         }
         self.halfmove = if irreversible {

@@ -75,6 +75,35 @@ pub fn fide_castling(
     out
 }
 
+/// FIDE's six pieces, in the kind order the constants above name; pawns promote to `promotes_to`.
+pub fn fide_pieces(promotes_to: &'static str) -> Vec<PieceSpec> {
+    vec![
+        PieceSpec {
+            royal: true,
+            tracks_moved: true,
+            ..PieceSpec::new('K', "king", "K")
+        },
+        PieceSpec {
+            value: 950,
+            ..PieceSpec::new('Q', "queen", "Q")
+        },
+        PieceSpec {
+            tracks_moved: true,
+            value: 500,
+            ..PieceSpec::new('R', "rook", "R")
+        },
+        PieceSpec {
+            value: 330,
+            ..PieceSpec::new('B', "bishop", "B")
+        },
+        PieceSpec {
+            value: 320,
+            ..PieceSpec::new('N', "knight", "N")
+        },
+        fide_pawn(promotes_to),
+    ]
+}
+
 /// The rules of FIDE chess.
 pub fn spec() -> RuleSpec {
     let geometry = Geometry::rectangle(8, 8).expect("8x8 is a valid board");
@@ -83,31 +112,7 @@ pub fn spec() -> RuleSpec {
         name: "chess",
         description: "FIDE chess, the baseline",
         geometry,
-        pieces: vec![
-            PieceSpec {
-                royal: true,
-                tracks_moved: true,
-                ..PieceSpec::new('K', "king", "K")
-            },
-            PieceSpec {
-                value: 950,
-                ..PieceSpec::new('Q', "queen", "Q")
-            },
-            PieceSpec {
-                tracks_moved: true,
-                value: 500,
-                ..PieceSpec::new('R', "rook", "R")
-            },
-            PieceSpec {
-                value: 330,
-                ..PieceSpec::new('B', "bishop", "B")
-            },
-            PieceSpec {
-                value: 320,
-                ..PieceSpec::new('N', "knight", "N")
-            },
-            fide_pawn("QRBN"),
-        ],
+        pieces: fide_pieces("QRBN"),
         start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         castling,
         promotion_ranks: vec![7],

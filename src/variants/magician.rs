@@ -3,16 +3,14 @@
 //! pawns entering their 6th rank, and Home-File Transference. The pieces are data; the switch
 //! and the trigger are the two hooks below. `docs/rules/magician.md` cites the RULINGS items.
 
-use super::chess::{fide_castling, fide_pawn};
+use super::chess::{self, fide_pieces};
 use super::Variant;
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind, Square};
 use crate::movegen;
-use crate::rules::{PieceSpec, RuleSpec, Rules, TurnSchedule};
+use crate::rules::{PieceSpec, RuleSpec, Rules};
 use std::sync::OnceLock;
 
-const KING: PieceKind = PieceKind(0);
-const ROOK: PieceKind = PieceKind(2);
 const BISHOP: PieceKind = PieceKind(3);
 const PAWN: PieceKind = PieceKind(5);
 const MAGICIAN: PieceKind = PieceKind(6);
@@ -38,38 +36,27 @@ fn transference(geo: &Geometry, color: Color, sq: Square) -> Bitboard {
     Square::new(other, sq.rank()).map_or(Bitboard::EMPTY, Bitboard::from_square)
 }
 
-/// The rules of Magician's Deathmatch (RULINGS §4).
+/// The rules of Magician's Deathmatch (RULINGS §4): FIDE chess (§4.1, §4.6) with three more
+/// pieces.
 pub fn spec() -> RuleSpec {
-    let geometry = Geometry::rectangle(8, 8).expect("8x8 is a valid board");
-    let castling = fide_castling(&geometry, KING, ROOK, 4, [0, 7]);
     let magic = |letter, name, betza| PieceSpec {
         extra_leaps: Some(transference),
         ..PieceSpec::new(letter, name, betza)
     };
+    // §4.3: pawns may also promote to the three new pieces.
+    let mut pieces = fide_pieces("QRBNMHT");
+    // §4.2 and §4.4 item 4: each moves one way and captures by leaping.
+    pieces.extend([
+        magic('M', "magician", "mB2cKcAcD"),
+        magic('H', "high-priestess", "mQ2cKcNcAcD"),
+        magic('T', "telepath", "mNcKcNcAcD"),
+    ]);
     RuleSpec {
         name: "magician",
         description: "FIDE chess where Bishops switch into Magicians, which promote as pawns advance (Drom Sealis, 2020)",
-        geometry,
-        pieces: vec![
-            PieceSpec { royal: true, tracks_moved: true, ..PieceSpec::new('K', "king", "K") },
-            PieceSpec { value: 950, ..PieceSpec::new('Q', "queen", "Q") },
-            PieceSpec { tracks_moved: true, value: 500, ..PieceSpec::new('R', "rook", "R") },
-            PieceSpec { value: 330, ..PieceSpec::new('B', "bishop", "B") },
-            PieceSpec { value: 320, ..PieceSpec::new('N', "knight", "N") },
-            // §4.3: pawns may also promote to the three new pieces.
-            fide_pawn("QRBNMHT"),
-            // §4.2 and §4.4 item 4: slides 1-2 diagonally; captures by leaping 1 or 2 squares.
-            magic('M', "magician", "mB2cKcAcD"),
-            magic('H', "high-priestess", "mQ2cKcNcAcD"),
-            magic('T', "telepath", "mNcKcNcAcD"),
-        ],
-        start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        castling,
-        promotion_ranks: vec![7],
-        fifty_move_plies: 100,
-        repetition_count: 3,
-        schedule: TurnSchedule::default(),
+        pieces,
         xboard_builtin: None,
+        ..chess::spec()
     }
 }
 
