@@ -31,6 +31,34 @@ fn push_target(
 /// All pseudo-legal moves of the side to move: moves that follow the pieces' movement, ignoring
 /// whether the mover's royal piece is left attacked.
 pub fn pseudo_legal(rules: &Rules, pos: &Position, out: &mut MoveList) {
+    generate(rules, pos, out, false);
+    castling(rules, pos, out);
+    drops(rules, pos, out);
+}
+
+/// The pseudo-legal moves that change material: captures (en passant included) and promotions.
+pub fn pseudo_legal_noisy(rules: &Rules, pos: &Position, out: &mut MoveList) {
+    generate(rules, pos, out, true);
+}
+
+/// Whether `m` changes material (what quiescence searches): a capture, a promotion, or a move kind
+/// that removes or changes pieces.
+pub fn is_noisy(pos: &Position, m: Move) -> bool {
+    match m.kind() {
+        MoveKind::Normal => pos.piece_at(m.to()).is_some(),
+        MoveKind::Castle
+        | MoveKind::Drop
+        | MoveKind::Pass
+        | MoveKind::Switch
+        | MoveKind::Merge
+        | MoveKind::ShieldShift
+        | MoveKind::Nature => false,
+        _ => true,
+    }
+}
+
+/// Board moves of the pieces; with `noisy_only`, only captures and promotions.
+fn generate(rules: &Rules, pos: &Position, out: &mut MoveList, noisy_only: bool) {
     let us = pos.turn();
     if us == Color::Neutral {
         return;
@@ -49,9 +77,18 @@ pub fn pseudo_legal(rules: &Rules, pos: &Position, out: &mut MoveList) {
         let qr = t.quiet_rides(us, kind);
         let cr = t.capture_rides(us, kind);
         let lame = t.has_lame(us, kind);
+        // Squares a quiet move may go to: all empty ones, or for noisy moves only the empty
+        // squares where this kind promotes.
+        let quiet_to = if !noisy_only {
+            empty
+        } else if rules.kinds[ki].promotions.is_empty() {
+            Bitboard::EMPTY
+        } else {
+            empty & rules.promotion_zone[us.index()]
+        };
         for from in mine {
             let targets = if symmetric {
-                (t.leap_capture(us, kind, from) | t.ride_targets(cr, from, occ)) & (empty | them)
+                (t.leap_capture(us, kind, from) | t.ride_targets(cr, from, occ)) & (quiet_to | them)
             } else {
                 let mut quiet = t.leap_quiet(us, kind, from);
                 let mut caps = t.leap_capture(us, kind, from);
@@ -61,7 +98,7 @@ pub fn pseudo_legal(rules: &Rules, pos: &Position, out: &mut MoveList) {
                 if cr.dirs != 0 {
                     caps |= t.ride_targets(cr, from, occ);
                 }
-                (quiet & empty) | (caps & them)
+                (quiet & quiet_to) | (caps & them)
             };
             for to in targets {
                 push_target(rules, out, us, kind, from, to);
@@ -72,7 +109,7 @@ pub fn pseudo_legal(rules: &Rules, pos: &Position, out: &mut MoveList) {
                         continue;
                     }
                     let ok = if empty.contains(l.square) {
-                        l.modality.moves()
+                        l.modality.moves() && quiet_to.contains(l.square)
                     } else {
                         them.contains(l.square) && l.modality.captures()
                     };
@@ -92,8 +129,6 @@ pub fn pseudo_legal(rules: &Rules, pos: &Position, out: &mut MoveList) {
             }
         }
     }
-    castling(rules, pos, out);
-    drops(rules, pos, out);
 }
 
 fn castling(rules: &Rules, pos: &Position, out: &mut MoveList) {
@@ -257,6 +292,18 @@ pub fn legal_by_making(rules: &Rules, pos: &Position, m: Move) -> bool {
 /// check, a move of a piece that is neither royal nor pinned cannot expose the royal piece.
 pub fn legal(rules: &Rules, pos: &Position, out: &mut MoveList) {
     pseudo_legal(rules, pos, out);
+    retain_legal(rules, pos, out);
+}
+
+/// The legal captures and promotions of the side to move (what quiescence searches when not in
+/// check); the same as `legal` filtered by `is_noisy`, which tests check.
+pub fn legal_noisy(rules: &Rules, pos: &Position, out: &mut MoveList) {
+    pseudo_legal_noisy(rules, pos, out);
+    retain_legal(rules, pos, out);
+}
+
+/// Keeps the pseudo-legal moves of `out` that leave no royal piece of the mover attacked.
+fn retain_legal(rules: &Rules, pos: &Position, out: &mut MoveList) {
     let us = pos.turn();
     let royals = pos.royals(rules, us);
     let Some(ksq) = royals.first() else { return };

@@ -14,6 +14,7 @@ pub use tt::TranspositionTable;
 use crate::board::Position;
 use crate::core::{Move, MoveKind, MoveList, NUM_SQUARES};
 use crate::eval::Eval;
+use crate::movegen;
 use crate::variants::{Outcome, Variant};
 use picker::Picker;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -43,6 +44,22 @@ const NULL_MOVE_DEPTH: i32 = 3;
 /// Null-move reduction: a base and one more ply per this many plies of depth.
 const NULL_MOVE_BASE: i32 = 2;
 const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+/// Reverse futility pruning: deepest depth, and the margin per ply of depth.
+const RFP_DEPTH: i32 = 6;
+const RFP_MARGIN: i32 = 80;
+/// Futility pruning of quiet moves: deepest depth, and the margin (base plus per ply).
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_BASE: i32 = 100;
+const FUTILITY_PER_DEPTH: i32 = 100;
+/// Late-move pruning: deepest depth; quiet moves after `LMP_BASE + depth * depth` are skipped.
+const LMP_DEPTH: i32 = 4;
+const LMP_BASE: usize = 3;
+/// Internal iterative reduction: least depth.
+const IIR_DEPTH: i32 = 4;
+/// Quiescence delta pruning: margin over the material a capture wins.
+const DELTA_MARGIN: i32 = 200;
+/// History scores stay within this bound, below the killers' order.
+const HISTORY_MAX: i32 = ORDER_KILLER[1] - 1;
 /// Late-move reductions: least depth, and how many moves are searched in full first.
 const LMR_DEPTH: i32 = 3;
 const LMR_FULL_MOVES: usize = 3;
@@ -441,9 +458,12 @@ impl<'a> Worker<'a> {
             {
                 break;
             }
+            // A mate found with twice its length in depth is taken as the shortest: pruning may
+            // hide a shorter one from shallower iterations.
             if score.abs() >= MATE_BOUND
-                && MATE - score.abs() <= depth as i32
+                && 2 * (MATE - score.abs()) <= depth as i32
                 && limits.depth.is_none()
+                && limits.mate.is_none()
                 && !self.unbounded()
             {
                 break;
@@ -605,18 +625,28 @@ impl<'a> Worker<'a> {
         bb.nonempty()
     }
 
+    /// The static evaluation from the side to move's point of view.
+    fn static_eval(&self, pos: &Position) -> i32 {
+        let variant = self.shared.variant;
+        self.eval.evaluate(variant.rules(), pos) + variant.evaluate_extra(pos)
+    }
+
     /// `in_check` is whether the side to move is in check, which the parent has worked out.
     #[allow(clippy::too_many_arguments)]
     fn alphabeta(
         &mut self,
         pos: &Position,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         mut alpha: i32,
         mut beta: i32,
         pv_node: bool,
         in_check: bool,
     ) -> i32 {
+        // Step 1. At the horizon, resolve captures.
+        if depth <= 0 {
+            return self.quiesce(pos, ply, alpha, beta, in_check);
+        }
         self.pv[ply].clear();
         self.count_node();
         if self.aborted {
@@ -624,30 +654,17 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         let variant = self.shared.variant;
-        // Step 1. Draws by repetition within the search, before anything else.
+        // Step 2. Draws by repetition within the search, before anything else.
         if self.is_repetition(pos) {
             return 0;
         }
-        // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
+        // Step 3. Mate distance pruning: no line here can beat a mate already found nearer the root.
         alpha = alpha.max(-(MATE - ply as i32));
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
             return alpha;
         }
-        let mut moves = MoveList::new();
-        variant.legal_moves(pos, &mut moves);
-        // Step 3. Game ends by the variant's rules (mate, stalemate, 50 moves, its own wins).
-        if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
-            return self.outcome_score(outcome, pos, ply);
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(variant.rules(), pos) + variant.evaluate_extra(pos);
-        }
-        // Step 4. At the horizon, resolve captures.
-        if depth <= 0 {
-            return self.quiesce(pos, ply, alpha, beta, &moves, in_check);
-        }
-        // Step 5. The transposition table: a deep enough entry ends the node outside PV lines.
+        // Step 4. The transposition table: a deep enough entry ends the node outside PV lines.
         let entry = self.shared.tt.probe(pos.hash());
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = entry.filter(|e| !pv_node && e.depth >= depth) {
@@ -661,51 +678,94 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
-        // Step 6. Null move: if passing still beats beta, a real move will too (not in check, not
+        // Step 5. Game ends by the variant's rules (mate, stalemate, 50 moves, its own wins).
+        let mut moves = MoveList::new();
+        variant.legal_moves(pos, &mut moves);
+        if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
+            return self.outcome_score(outcome, pos, ply);
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval(pos);
+        }
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.static_eval(pos)
+        };
+        // Step 6. Reverse futility: outside PV lines, near the horizon, a static evaluation far
+        // above beta is taken to hold.
+        if !pv_node
+            && !in_check
+            && depth <= RFP_DEPTH
+            && beta.abs() < MATE_BOUND
+            && static_eval - RFP_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+        // Step 7. Null move: if passing still beats beta, a real move will too (not in check, not
         // without pieces, where zugzwang is likely, and only where the variant allows it).
         if self.allow_null
             && !pv_node
             && !in_check
             && depth >= NULL_MOVE_DEPTH
             && beta.abs() < MATE_BOUND
+            && static_eval >= beta
             && self.has_pieces(pos)
         {
-            let static_eval =
-                self.eval.evaluate(variant.rules(), pos) + variant.evaluate_extra(pos);
-            if static_eval >= beta {
-                let r = NULL_MOVE_BASE + depth / NULL_MOVE_DEPTH_DIVISOR;
-                let null = pos.play(variant.rules(), Move::pass());
-                self.path.push(pos.hash());
-                let score = -self.alphabeta(
-                    &null,
-                    depth - 1 - r,
-                    ply + 1,
-                    -beta,
-                    -beta + 1,
-                    false,
-                    false,
-                );
-                self.path.pop();
-                if self.aborted {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
+            let r = NULL_MOVE_BASE + depth / NULL_MOVE_DEPTH_DIVISOR;
+            let null = pos.play(variant.rules(), Move::pass());
+            self.path.push(pos.hash());
+            let score = -self.alphabeta(
+                &null,
+                depth - 1 - r,
+                ply + 1,
+                -beta,
+                -beta + 1,
+                false,
+                false,
+            );
+            self.path.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                return if score >= MATE_BOUND { beta } else { score };
             }
         }
-        // Step 7. Try the moves, best-looking first, the first with a full window and the rest
-        // with a null window, reducing late quiet moves.
+        // Step 8. Internal iterative reduction: without a move from the table, ordering is poor
+        // and the node is probably not critical, so search it a ply shallower.
+        if tt_move == Move::NULL && depth >= IIR_DEPTH {
+            depth -= 1;
+        }
+        // Step 9. Try the moves, best-looking first, the first with a full window and the rest
+        // with a null window, pruning and reducing late quiet moves.
         let alpha_orig = alpha;
         let mut picker = self.picker(pos, &mut moves, ply, tt_move);
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut index = 0;
+        let mut quiets_tried = MoveList::new();
+        let may_prune = !pv_node && !in_check;
         while let Some(m) = picker.next() {
+            let quiet = !movegen::is_noisy(pos, m);
             let child = variant.play(pos, m);
             let gives_check = variant.in_check(&child);
+            // Step 10. Prune quiet moves that give no check near the horizon: late in the order
+            // (late-move pruning), or unable to lift a static evaluation far below alpha
+            // (futility).
+            if may_prune
+                && quiet
+                && !gives_check
+                && index > 0
+                && best > -MATE_BOUND
+                && ((depth <= LMP_DEPTH && index >= LMP_BASE + (depth * depth) as usize)
+                    || (depth <= FUTILITY_DEPTH
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha))
+            {
+                index += 1;
+                continue;
+            }
             let new_depth = depth - 1 + i32::from(gives_check);
-            let quiet = !self.is_noisy(pos, m);
             self.path.push(pos.hash());
             let score = if index == 0 {
                 -self.alphabeta(
@@ -718,6 +778,7 @@ impl<'a> Worker<'a> {
                     gives_check,
                 )
             } else {
+                // Step 11. Late-move reductions for quiet moves.
                 let mut r = 0;
                 if self.allow_reductions
                     && depth >= LMR_DEPTH
@@ -778,20 +839,27 @@ impl<'a> Worker<'a> {
                 head[ply].extend_from_slice(&tail[0]);
             }
             if alpha >= beta {
-                // Step 8. A quiet move that refutes: remember it at this ply and in the history.
+                // Step 12. A quiet move that refutes: remember it at this ply and in the history,
+                // and count against the quiet moves tried before it.
                 if quiet {
                     let k = &mut self.killers[ply];
                     if k[0] != m {
                         k[1] = k[0];
                         k[0] = m;
                     }
-                    let h = &mut self.history[m.from().index() * NUM_SQUARES + m.to().index()];
-                    *h = (*h + depth * depth).min(ORDER_KILLER[1] - 1);
+                    let bonus = depth * depth;
+                    self.update_history(m, bonus);
+                    for &q in quiets_tried.iter() {
+                        self.update_history(q, -bonus);
+                    }
                 }
                 break;
             }
+            if quiet {
+                quiets_tried.push(m);
+            }
         }
-        // Step 9. Remember the result for later visits and other threads.
+        // Step 13. Remember the result for later visits and other threads.
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_orig {
@@ -811,52 +879,101 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// Moves a history score towards `bonus`'s sign, keeping it below the killers' order.
+    fn update_history(&mut self, m: Move, bonus: i32) {
+        let h = &mut self.history[m.from().index() * NUM_SQUARES + m.to().index()];
+        *h = (*h + bonus).clamp(-HISTORY_MAX, HISTORY_MAX);
+    }
+
+    /// What a noisy move wins at once: the victim and, for a promotion, the promoted piece over
+    /// the mover.
+    fn material_gain(&self, pos: &Position, m: Move) -> i32 {
+        let victim = match m.kind() {
+            MoveKind::EnPassant => m.aux().map_or(0, |v| self.value_on(pos, v)),
+            _ => self.value_on(pos, m.to()),
+        };
+        let promo = match (m.kind(), m.piece()) {
+            (MoveKind::Promotion, Some(k)) => self.eval.value(k) - self.value_on(pos, m.from()),
+            (_, Some(k)) => self.eval.value(k),
+            _ => 0,
+        };
+        victim + promo
+    }
+
+    /// Resolves captures: the side to move may stand pat on the static evaluation unless in check,
+    /// when every evasion is searched.
     fn quiesce(
         &mut self,
         pos: &Position,
         ply: usize,
         mut alpha: i32,
         beta: i32,
-        moves: &MoveList,
         in_check: bool,
     ) -> i32 {
+        self.pv[ply].clear();
+        self.count_node();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
         let variant = self.shared.variant;
-        // Stand pat: the side to move may decline every capture, unless in check.
-        let mut best = if in_check {
-            -INFINITY
-        } else {
-            self.eval.evaluate(variant.rules(), pos) + variant.evaluate_extra(pos)
-        };
-        if best >= beta {
-            return best;
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval(pos);
         }
-        alpha = alpha.max(best);
-        let mut noisy = MoveList::new();
-        for &m in moves.iter() {
-            if in_check || self.is_noisy(pos, m) {
-                noisy.push(m);
+        let mut moves = MoveList::new();
+        let stand_pat;
+        if in_check {
+            // Every evasion, so that mate is found.
+            variant.legal_moves(pos, &mut moves);
+            if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
+                return self.outcome_score(outcome, pos, ply);
             }
+            stand_pat = -INFINITY;
+        } else {
+            // Not in check, the side to move is taken to have a move (stalemate is left to the
+            // full-width search); the other game ends still count.
+            if let Some(outcome) = variant.outcome(pos, 1, &[]) {
+                return self.outcome_score(outcome, pos, ply);
+            }
+            stand_pat = self.static_eval(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            variant.noisy_moves(pos, &mut moves);
         }
-        let mut picker = self.picker(pos, &mut noisy, ply, Move::NULL);
+        let mut best = stand_pat;
+        alpha = alpha.max(best);
+        let rules = variant.rules();
+        let them = pos.turn().opponent();
+        let mut picker = self.picker(pos, &mut moves, ply, Move::NULL);
         while let Some(m) = picker.next() {
+            if !in_check {
+                let gain = self.material_gain(pos, m);
+                // Delta pruning: even winning this material with a margin cannot reach alpha.
+                if stand_pat + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                // A capture by a piece worth more than its prey, onto a defended square, likely
+                // loses material.
+                if matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion)
+                    && self.value_on(pos, m.from()) > gain
+                    && movegen::attacked(
+                        rules,
+                        pos,
+                        m.to(),
+                        them,
+                        pos.occupied() & !crate::core::Bitboard::from_square(m.from()),
+                    )
+                {
+                    continue;
+                }
+            }
             let child = variant.play(pos, m);
-            self.count_node();
+            let check = variant.in_check(&child);
+            let score = -self.quiesce(&child, ply + 1, -beta, -alpha, check);
             if self.aborted {
                 return 0;
             }
-            self.seldepth = self.seldepth.max(ply + 1);
-            let mut replies = MoveList::new();
-            variant.legal_moves(&child, &mut replies);
-            let score = match variant.outcome(&child, replies.len(), &[]) {
-                Some(o) => -self.outcome_score(o, &child, ply + 1),
-                None if ply + 1 >= MAX_PLY - 1 => {
-                    -(self.eval.evaluate(variant.rules(), &child) + variant.evaluate_extra(&child))
-                }
-                None => {
-                    let check = variant.in_check(&child);
-                    -self.quiesce(&child, ply + 1, -beta, -alpha, &replies, check)
-                }
-            };
             if score > best {
                 best = score;
             }
@@ -868,21 +985,6 @@ impl<'a> Worker<'a> {
             }
         }
         best
-    }
-
-    /// Captures, promotions and other material-changing moves.
-    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
-        match m.kind() {
-            MoveKind::Normal => pos.piece_at(m.to()).is_some(),
-            MoveKind::Castle
-            | MoveKind::Drop
-            | MoveKind::Pass
-            | MoveKind::Switch
-            | MoveKind::Merge
-            | MoveKind::ShieldShift
-            | MoveKind::Nature => false,
-            _ => true,
-        }
     }
 
     fn value_on(&self, pos: &Position, sq: crate::core::Square) -> i32 {
@@ -906,7 +1008,7 @@ impl<'a> Worker<'a> {
         Picker::new(moves, |m| {
             if m == tt_move {
                 ORDER_TT
-            } else if self.is_noisy(pos, m) {
+            } else if movegen::is_noisy(pos, m) {
                 let victim = match m.kind() {
                     MoveKind::EnPassant => m.aux().map_or(0, |v| self.value_on(pos, v)),
                     _ => self.value_on(pos, m.to()),

@@ -136,6 +136,13 @@ impl Variant for Magician {
         self.add_hooks(pos, base.as_slice(), out);
     }
 
+    fn noisy_moves(&self, pos: &Position, out: &mut MoveList) {
+        // A quiet pawn step onto the 6th rank also promotes a Magician, so the noisy moves are
+        // not the generic generator's captures and promotions.
+        self.legal_moves(pos, out);
+        out.retain(|m| movegen::is_noisy(pos, m));
+    }
+
     fn reference_moves(&self, pos: &Position) -> Vec<Move> {
         let base = movegen::reference::legal(&self.rules, pos);
         let mut out = MoveList::new();

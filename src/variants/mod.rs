@@ -150,6 +150,12 @@ pub trait Variant: Send + Sync {
         movegen::legal(self.rules(), pos, out);
     }
 
+    /// The legal moves that change material, which quiescence searches: the legal moves for which
+    /// `movegen::is_noisy` holds. A variant that overrides `legal_moves` overrides this as well.
+    fn noisy_moves(&self, pos: &Position, out: &mut MoveList) {
+        movegen::legal_noisy(self.rules(), pos, out);
+    }
+
     /// Legal moves by the slow reference generator; tests compare it with `legal_moves`.
     fn reference_moves(&self, pos: &Position) -> Vec<Move> {
         movegen::reference::legal(self.rules(), pos)

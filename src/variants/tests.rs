@@ -111,3 +111,25 @@ fn start_positions_are_valid_and_named_uniquely() {
         .to_string()
         .contains("known: chess"));
 }
+
+#[test]
+fn noisy_moves_are_the_noisy_legal_moves() {
+    for v in all() {
+        for_each_playout_position(*v, |pos, moves| {
+            let mut noisy = MoveList::new();
+            v.noisy_moves(pos, &mut noisy);
+            let expected: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| crate::movegen::is_noisy(pos, m))
+                .collect();
+            assert_eq!(
+                sorted(noisy.as_slice().to_vec()),
+                sorted(expected),
+                "{}: {}",
+                v.name(),
+                pos.to_fen(v.rules())
+            );
+        });
+    }
+}
