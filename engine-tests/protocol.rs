@@ -508,7 +508,7 @@ pub fn is_perft_line(line: &str) -> bool {
 
 /// A line the engine may print in XBoard/CECP mode.
 pub fn is_xboard_output(line: &str) -> bool {
-    const PREFIXES: [&str; 22] = [
+    const PREFIXES: [&str; 24] = [
         "feature ",
         "setup (",
         "piece ",
@@ -526,6 +526,8 @@ pub fn is_xboard_output(line: &str) -> bool {
         "askuser ",
         "stat01: ",
         "highlight ",
+        "choice ",
+        "click ",
         "Hint: ",
         "offer draw",
         "resign",

@@ -434,3 +434,35 @@ fn xboard_quit_when_idle() {
     e.quit_and_wait(Duration::from_secs(3));
     e.check_clean();
 }
+
+/// A user enters Magician's switch in place as XBoard 4.9.1 lets them: the Bishop, then the
+/// cyan empty square the engine offers, then back onto the Bishop's own square, where the
+/// engine asks for the new piece; XBoard then sends the two-leg move. The switch on c1 from the
+/// start position passes through a3, the nearest empty square (ties by square index).
+#[test]
+fn xboard_switch_entered_by_clicks() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("variant magician");
+    e.send("force");
+    e.send("lift c1");
+    e.expect_line(
+        |l| l == "highlight 8/8/8/8/8/C7/8/8",
+        Duration::from_secs(2),
+    );
+    silent(&mut e, "put a3");
+    e.send("lift a3");
+    e.expect_line(
+        |l| l == "highlight 8/8/8/8/8/8/8/2M5",
+        Duration::from_secs(2),
+    );
+    e.send("put c1");
+    e.expect_exact("choice M");
+    silent(&mut e, "usermove c1a3,a3c1m");
+    // Black's switch arrives as XBoard relays it, letter lost. The c1 Magician cannot switch
+    // again; the other Bishop can.
+    silent(&mut e, "usermove c8c8,e6b8");
+    illegal(&mut e, "c1c1m");
+    silent(&mut e, "usermove f1f1m");
+    e.finish();
+}

@@ -424,6 +424,13 @@ fn pgn_check(file: &std::path::Path, default_variant: &str, dialect: &str) -> Re
         for (n, token) in g.moves.iter().enumerate() {
             let m = parse_move(v, &pos, dialect, token)
                 .or_else(|_| parse_san(v, &pos, dialect, token))
+                .or_else(|e| match dialect {
+                    Dialect::Cecp => {
+                        menagerie::protocol::xboard_variant::parse_kill_san(v, &pos, token)
+                            .map_err(|_| e)
+                    }
+                    Dialect::Uci => Err(e),
+                })
                 .map_err(|e| {
                     format!(
                         "game {} ({} vs {}), ply {}: {e} in {}",

@@ -26,6 +26,108 @@ fn zero_based(geo: &Geometry, dialect: Dialect) -> bool {
     dialect == Dialect::Cecp && geo.ranks() == 10
 }
 
+/// Piece letters XBoard cannot carry: its move parser reads an `x` after the squares as a
+/// capture mark, so a promotion to X is lost (`c8b9x` arrives as a broken two-leg move).
+const CECP_UNUSABLE_LETTERS: [char; 1] = ['X'];
+/// Letters given under CECP to pieces whose own letter is unusable: the first one the variant
+/// does not use.
+const CECP_SPARE_LETTERS: &str = "ZWVIJFEAHDLOSTMCGU";
+
+/// The CECP stand-in for an unusable `letter` (upper case), if it is one.
+fn cecp_alias(rules: &Rules, letter: char) -> Option<char> {
+    if !CECP_UNUSABLE_LETTERS.contains(&letter) {
+        return None;
+    }
+    let used = |c: char| rules.kinds.iter().any(|k| k.spec.letter == c);
+    // Aliases are handed out in order, so two unusable letters never share one.
+    let mut spares = CECP_SPARE_LETTERS.chars().filter(|&c| !used(c));
+    CECP_UNUSABLE_LETTERS
+        .iter()
+        .filter(|&&c| used(c))
+        .zip(&mut spares)
+        .find(|(&c, _)| c == letter)
+        .map(|(_, a)| a)
+}
+
+/// The CECP suffix of a move whose mover vanishes (an exploding Teleporter): a letter that names
+/// no piece, which XBoard 4.9.1 turns into an empty to-square. `x` cannot be used (it reads as a
+/// capture mark), so it is the first spare letter not used by the variant or an alias.
+pub fn cecp_vanish_letter(rules: &Rules) -> char {
+    let taken = |c: char| {
+        rules.kinds.iter().any(|k| k.spec.letter == c)
+            || CECP_UNUSABLE_LETTERS
+                .iter()
+                .any(|&u| cecp_alias(rules, u) == Some(c))
+    };
+    CECP_SPARE_LETTERS
+        .chars()
+        .find(|&c| !taken(c))
+        .expect("a variant leaves a spare letter")
+        .to_ascii_lowercase()
+}
+
+/// Whether en passant is written with two legs, victim square first (`c4d4,d4d5`): where a piece
+/// that takes en passant can also step without capturing onto the same square (Schizophrenic's
+/// Crab, RULINGS §8 item 1), the plain from-to text is that step's.
+fn en_passant_in_two_legs(rules: &Rules) -> bool {
+    rules.en_passant.iter().any(|k| {
+        let atoms = &rules.kinds[k.index()].atoms;
+        atoms.iter().any(|a| {
+            !a.is_rider()
+                && !a.initial
+                && a.modality.captures()
+                && atoms
+                    .iter()
+                    .any(|b| b.modality.moves() && !b.is_rider() && (b.dx, b.dy) == (a.dx, a.dy))
+        })
+    })
+}
+
+/// A piece kind's letter (upper case) in `dialect`: the rules' letter, except under CECP for
+/// letters XBoard cannot carry.
+pub fn piece_letter(rules: &Rules, dialect: Dialect, kind: crate::core::PieceKind) -> char {
+    let letter = rules.kinds[kind.index()].spec.letter;
+    match dialect {
+        Dialect::Cecp => cecp_alias(rules, letter).unwrap_or(letter),
+        Dialect::Uci => letter,
+    }
+}
+
+/// The piece kind written as `letter` (either case) in `dialect`.
+pub fn kind_by_letter(
+    rules: &Rules,
+    dialect: Dialect,
+    letter: char,
+) -> Option<crate::core::PieceKind> {
+    let upper = letter.to_ascii_uppercase();
+    (0..rules.num_kinds())
+        .map(|k| crate::core::PieceKind(k as u8))
+        .find(|&k| piece_letter(rules, dialect, k) == upper)
+}
+
+/// Rewrites the piece letters of a FEN's board field from one dialect's letters to another's.
+pub fn fen_letters(rules: &Rules, from: Dialect, to: Dialect, fen: &str) -> String {
+    let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
+    // Letters inside `{...}` are piece state, not pieces.
+    let mut in_state = false;
+    let mut out = String::with_capacity(board.len());
+    for c in board.chars() {
+        in_state = (in_state || c == '{') && c != '}';
+        let kind = kind_by_letter(rules, from, c).filter(|_| c.is_ascii_alphabetic() && !in_state);
+        out.push(match kind {
+            Some(k) if c.is_ascii_lowercase() => piece_letter(rules, to, k).to_ascii_lowercase(),
+            Some(k) => piece_letter(rules, to, k),
+            None => c,
+        });
+    }
+    let board = out;
+    if rest.is_empty() {
+        board
+    } else {
+        format!("{board} {rest}")
+    }
+}
+
 /// Splits squares written one after another (`e3e4`, `a10b9`) at each file letter; `None` if
 /// the text does not start with a letter. Used for en-passant fields that list several squares.
 pub fn split_squares(text: &str) -> Option<Vec<&str>> {
@@ -86,16 +188,26 @@ pub fn move_text(rules: &Rules, dialect: Dialect, m: Move) -> String {
     let sq = |s: Square| square_text(geo, dialect, s);
     let letter = |m: Move| {
         m.piece()
-            .map(|k| rules.kinds[k.index()].spec.letter.to_ascii_lowercase())
+            .map(|k| piece_letter(rules, dialect, k).to_ascii_lowercase())
             .unwrap_or('?')
     };
     match m.kind() {
+        MoveKind::EnPassant if en_passant_in_two_legs(rules) => {
+            let victim = m.aux().unwrap_or(m.to());
+            format!(
+                "{}{},{}{}",
+                sq(m.from()),
+                sq(victim),
+                sq(victim),
+                sq(m.to())
+            )
+        }
         MoveKind::Normal
         | MoveKind::EnPassant
         | MoveKind::Castle
         | MoveKind::Merge
         | MoveKind::Nature => format!("{}{}", sq(m.from()), sq(m.to())),
-        MoveKind::Promotion | MoveKind::Switch => {
+        MoveKind::Promotion | MoveKind::Switch | MoveKind::Teleport => {
             format!("{}{}{}", sq(m.from()), sq(m.to()), letter(m))
         }
         MoveKind::Drop => format!("{}@{}", letter(m).to_ascii_uppercase(), sq(m.to())),
@@ -110,7 +222,15 @@ pub fn move_text(rules: &Rules, dialect: Dialect, m: Move) -> String {
             let mid = m.aux().unwrap_or(m.to());
             format!("{}{},{}{}", sq(m.from()), sq(mid), sq(mid), sq(m.to()))
         }
-        MoveKind::Explode => format!("{}{}x", sq(m.from()), sq(m.to())),
+        MoveKind::Explode => match dialect {
+            Dialect::Uci => format!("{}{}x", sq(m.from()), sq(m.to())),
+            Dialect::Cecp => format!(
+                "{}{}{}",
+                sq(m.from()),
+                sq(m.to()),
+                cecp_vanish_letter(rules)
+            ),
+        },
         MoveKind::ShieldShift => format!("{}{}s", sq(m.from()), sq(m.to())),
         MoveKind::AlsoPromote => {
             let aux = m.aux().map_or(String::new(), sq);
@@ -215,7 +335,7 @@ pub fn parse_san(
         Some(c) if c.is_ascii_uppercase() => {
             let c = *c;
             chars.next();
-            Some(rules.kind_by_letter(c).ok_or_else(malformed)?)
+            Some(kind_by_letter(rules, dialect, c).ok_or_else(malformed)?)
         }
         _ => None,
     };
@@ -259,7 +379,7 @@ pub fn parse_san(
         .filter(|m| match promo {
             Some(c) => m
                 .piece()
-                .is_some_and(|k| rules.kinds[k.index()].spec.letter == c.to_ascii_uppercase()),
+                .is_some_and(|k| piece_letter(rules, dialect, k) == c.to_ascii_uppercase()),
             // Without a letter only a promotion with a single, fixed result is meant.
             None => {
                 m.kind() != MoveKind::Promotion
@@ -370,5 +490,50 @@ mod tests {
             assert_eq!(parse_square(&geo, d, "a0"), None);
             assert_eq!(parse_square(&geo, d, "a8"), None);
         }
+    }
+
+    /// XBoard reads a promotion suffix `x` as a capture mark, so under CECP the Divergent King's
+    /// promoted form X travels as another letter, the same in moves, FENs and SAN.
+    #[test]
+    fn cecp_replaces_the_letter_x() {
+        let dv = crate::variants::by_name("divergent").unwrap();
+        let rules = dv.rules();
+        let x = rules.kind_by_letter('X').unwrap();
+        let alias = piece_letter(rules, Dialect::Cecp, x);
+        assert_ne!(alias, 'X');
+        assert!(
+            rules.kind_by_letter(alias).is_none(),
+            "the alias is a free letter"
+        );
+        assert_eq!(piece_letter(rules, Dialect::Uci, x), 'X');
+        assert_eq!(kind_by_letter(rules, Dialect::Cecp, alias), Some(x));
+        assert_eq!(kind_by_letter(rules, Dialect::Cecp, 'X'), None);
+        // A king one step from its last rank promotes to X; the move text carries the alias.
+        let pos = dv
+            .parse_fen("10/2K7/10/10/10/10/10/10/8k1/10 w - - 0 1")
+            .unwrap();
+        let uci = parse_move(dv, &pos, Dialect::Uci, "c9c10x").unwrap();
+        let cecp = move_text(rules, Dialect::Cecp, uci);
+        assert_eq!(cecp, format!("c8c9{}", alias.to_ascii_lowercase()));
+        assert_eq!(parse_move(dv, &pos, Dialect::Cecp, &cecp), Ok(uci));
+        assert!(parse_move(dv, &pos, Dialect::Cecp, "c8c9x").is_err());
+        // FEN letters map both ways; state inside braces is left alone.
+        let fen = "X{m}9/10/10/10/10/10/10/10/10/9x w - - 0 1";
+        let there = fen_letters(rules, Dialect::Uci, Dialect::Cecp, fen);
+        assert_eq!(
+            there,
+            format!(
+                "{alias}{{m}}9/10/10/10/10/10/10/10/10/9{} w - - 0 1",
+                alias.to_ascii_lowercase()
+            )
+        );
+        assert_eq!(fen_letters(rules, Dialect::Cecp, Dialect::Uci, &there), fen);
+        // Chess has no X and keeps every letter.
+        let chess = crate::variants::by_name("chess").unwrap();
+        let start = chess.rules().spec.start_fen;
+        assert_eq!(
+            fen_letters(chess.rules(), Dialect::Uci, Dialect::Cecp, start),
+            start
+        );
     }
 }

@@ -11,7 +11,7 @@ use crate::board::Position;
 use crate::core::{Color, Move, MoveList};
 use crate::game::Game;
 use crate::notation::{move_text, parse_move, Dialect};
-use crate::protocol::xboard_variant::fen_to_cecp;
+use crate::protocol::xboard_variant::{fen_to_cecp, parse_wire};
 use crate::variants::Variant;
 use config::{EngineSpec, Proto, TimeControl};
 use player::{Failure, Player, Request};
@@ -385,7 +385,12 @@ fn play_game(config: &MatchConfig, job: &Job) -> GameRecord {
                 clocks[side] += base;
             }
         }
-        let m = match parse_move(v, game.position(), dialect(spec.proto), &reply.text) {
+        // CECP engines may send XBoard's own forms (a switch in place as two legs).
+        let parsed = match spec.proto {
+            Proto::Xboard => parse_wire(v, game.position(), &reply.text),
+            _ => parse_move(v, game.position(), dialect(spec.proto), &reply.text),
+        };
+        let m = match parsed {
             Ok(m) => m,
             Err(_) => {
                 lose(

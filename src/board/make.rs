@@ -72,10 +72,19 @@ impl Position {
                         c.color == us && c.king_from == m.from() && c.partner_from == partner_from
                     })
                     .expect("castling move matches a castling spec");
+                // Both pieces keep their state (a King's used teleport, say).
+                let king_state = self.take_state(spec.king_from);
+                let partner_state = self.take_state(spec.partner_from);
                 let king = self.remove(spec.king_from);
                 let partner = self.remove(spec.partner_from);
                 self.put(king, spec.king_to);
                 self.put(partner, spec.partner_to);
+                for (sq, state) in [(spec.king_to, king_state), (spec.partner_to, partner_state)] {
+                    if !state.is_default() {
+                        self.set_state(sq, state)
+                            .expect("a moved state fits where it came from");
+                    }
+                }
                 self.set_unmoved(spec.king_from, false);
                 self.set_unmoved(spec.partner_from, false);
             }

@@ -45,10 +45,13 @@ pub enum MoveKind {
     /// that also turns the mover's piece on `aux` into `piece` (Magician's Deathmatch: a pawn
     /// entering its 6th rank promotes a Magician).
     AlsoPromote = 13,
+    /// A piece's once-per-game teleport from `from` to `to` (`piece` names the piece's own kind);
+    /// it differs from an ordinary step onto the same square by using up the teleport.
+    Teleport = 14,
 }
 
 impl MoveKind {
-    const ALL: [MoveKind; 14] = [
+    const ALL: [MoveKind; 15] = [
         MoveKind::Normal,
         MoveKind::Promotion,
         MoveKind::EnPassant,
@@ -63,6 +66,7 @@ impl MoveKind {
         MoveKind::Nature,
         MoveKind::Pass,
         MoveKind::AlsoPromote,
+        MoveKind::Teleport,
     ];
 }
 

@@ -52,6 +52,7 @@ pub fn is_noisy(pos: &Position, m: Move) -> bool {
         | MoveKind::Switch
         | MoveKind::Merge
         | MoveKind::ShieldShift
+        | MoveKind::Teleport
         | MoveKind::Nature => false,
         _ => true,
     }
@@ -220,8 +221,9 @@ pub fn attacked(rules: &Rules, pos: &Position, sq: Square, by: Color, occ: Bitbo
         if let Some(b) = t.first_blocker(d.opposite(), sq, occ) {
             let p = pos.piece_at(b);
             if p.is_some() && p.color() == by && riders >> p.kind().0 & 1 != 0 {
-                let range = t.capture_rides(by, p.kind()).range[d.0 as usize];
-                if range == 0 || t.within(sq, range).contains(b) {
+                let rides = t.capture_rides(by, p.kind());
+                let range = rides.range[d.0 as usize];
+                if rides.from.contains(b) && (range == 0 || t.within(sq, range).contains(b)) {
                     return true;
                 }
             }

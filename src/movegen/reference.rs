@@ -60,6 +60,9 @@ fn targets(rules: &Rules, pos: &Position, from: Square) -> Vec<(Square, bool)> {
         if atom.initial && !rules.on_initial_square(kind, color, from) {
             continue;
         }
+        if !atom.usable_on_file(from.file()) {
+            continue;
+        }
         if atom.is_rider() {
             let mut cur = from;
             let mut steps = 0u8;

@@ -60,6 +60,9 @@ pub struct Xboard {
     exclude: Vec<Move>,
     pending_pongs: Vec<String>,
     lifted: Option<Square>,
+    /// A switch in place being entered by clicks: the piece's square and the empty square
+    /// clicked as the first leg (see `xboard_variant::switch_via`).
+    switch_leg: Option<(Square, Square)>,
     game_over: bool,
     last_info: Arc<Mutex<Option<Info>>>,
     hint: Option<Move>,
@@ -146,6 +149,7 @@ impl Xboard {
             exclude: Vec::new(),
             pending_pongs: Vec::new(),
             lifted: None,
+            switch_leg: None,
             game_over: false,
             last_info: Arc::new(Mutex::new(None)),
             hint: None,
@@ -447,7 +451,7 @@ impl Xboard {
 
     fn usermove(&mut self, text: &str) {
         let v = self.engine.variant();
-        let m = match parse_move(v, self.engine.game().position(), Dialect::Cecp, text) {
+        let m = match xv::parse_wire(v, self.engine.game().position(), text) {
             Ok(m) if !self.game_over => m,
             _ => return self.say(&format!("Illegal move: {text}")),
         };
@@ -502,10 +506,28 @@ impl Xboard {
         self.restart_analysis();
     }
 
+    /// The moves a search for our move leaves out: those the user excluded, and those XBoard
+    /// cannot carry (`xboard_variant::xboard_carries`) while others remain.
+    fn excluded_moves(&self) -> Vec<Move> {
+        let game = self.engine.game();
+        let rules = self.engine.variant().rules();
+        let legal = game.legal_moves();
+        let mut out = self.exclude.clone();
+        let uncarried: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|&m| !out.contains(&m) && !xv::xboard_carries(rules, game.position(), m))
+            .collect();
+        if out.len() + uncarried.len() < legal.len() {
+            out.extend(uncarried);
+        }
+        out
+    }
+
     fn limits(&self) -> Limits {
         let mut limits = Limits {
             depth: self.sd,
-            exclude: self.exclude.clone(),
+            exclude: self.excluded_moves(),
             ..Default::default()
         };
         if let Some(st) = self.st {
@@ -627,7 +649,13 @@ impl Xboard {
             return;
         }
         if let Some(best) = result.as_ref().and_then(|r| r.best) {
-            let text = move_text(self.engine.variant().rules(), Dialect::Cecp, best);
+            let game = self.engine.game();
+            let text = xv::wire_text(
+                self.engine.variant().rules(),
+                game.position(),
+                &game.legal_moves(),
+                best,
+            );
             self.engine.game_mut().play(best);
             self.hint = result.and_then(|r| r.ponder);
             // Multi-leg moves go out one leg per line, each but the last ending in a comma.
@@ -719,8 +747,14 @@ impl Xboard {
             return self.say(&format!("Error (bad square): lift {arg}"));
         };
         let game = self.engine.game();
-        self.lifted = xv::can_lift(game.position(), sq).then_some(sq);
         let moves = game.legal_moves();
+        // The second leg of a switch in place: back to the piece's own square.
+        if let Some((from, _)) = self.switch_leg.filter(|&(_, via)| via == sq) {
+            self.lifted = Some(from);
+            return self.say(&xv::lift_switch_back(self.engine.variant().rules(), from));
+        }
+        self.switch_leg = None;
+        self.lifted = xv::can_lift(game.position(), sq).then_some(sq);
         self.say(&xv::lift(
             self.engine.variant().rules(),
             game.position(),
@@ -733,8 +767,25 @@ impl Xboard {
         let (Some(from), Some(to)) = (self.lifted, self.square(arg)) else {
             return;
         };
-        let moves = self.engine.game().legal_moves();
-        if let Some(choice) = xv::put(self.engine.variant().rules(), &moves, from, to) {
+        let game = self.engine.game();
+        let moves = game.legal_moves();
+        let rules = self.engine.variant().rules();
+        if self.switch_leg.is_some() {
+            // Back on its own square: the switch, for which XBoard wants the new piece.
+            if let Some(choice) = xv::switch_choice(rules, &moves, from).filter(|_| to == from) {
+                self.say(&choice);
+            }
+            self.switch_leg = None;
+            return;
+        }
+        if xv::switch_choice(rules, &moves, from).is_some()
+            && xv::switch_via(rules, game.position(), &moves, from) == Some(to)
+        {
+            // XBoard now lifts the piece again from `to` for the second leg.
+            self.switch_leg = Some((from, to));
+            return;
+        }
+        if let Some(choice) = xv::put(rules, &moves, from, to) {
             self.say(&choice);
         }
     }

@@ -3,9 +3,13 @@
 //! targets of a lifted piece, so XBoard checks human moves with our rules.
 
 use crate::board::Position;
-use crate::core::{Color, Move, MoveKind, MoveList, Square};
-use crate::notation::Dialect;
+use crate::core::{Color, Move, MoveKind, MoveList, PieceKind, Square};
+use crate::notation::{
+    fen_letters, move_text, parse_move, parse_square, piece_letter, split_squares, square_text,
+    Dialect, MoveError,
+};
 use crate::rules::Rules;
+use crate::variants::Variant;
 
 /// Letters of XBoard's first piece-type slots, in its internal order; a piece whose letter
 /// matches a slot gets that slot (and so the usual image).
@@ -19,8 +23,8 @@ pub fn piece_table(rules: &Rules) -> String {
     let mut slots: Vec<Option<char>> = vec![None; XBOARD_SLOTS.len()];
     let mut king = None;
     let mut rest = Vec::new();
-    for info in &rules.kinds {
-        let l = info.spec.letter;
+    for (k, info) in rules.kinds.iter().enumerate() {
+        let l = piece_letter(rules, Dialect::Cecp, PieceKind(k as u8));
         if info.spec.royal && king.is_none() {
             king = Some(l);
         } else if let Some(i) = XBOARD_SLOTS
@@ -47,6 +51,12 @@ pub fn piece_table(rules: &Rules) -> String {
 /// pieces that take en passant.
 pub fn xboard_betza(rules: &Rules, kind: usize) -> String {
     let spec = &rules.kinds[kind].spec;
+    if !spec.faces.is_empty() {
+        // XBoard has no file-dependent pieces: the union of the faces (our highlights are exact).
+        return std::iter::once(spec.betza)
+            .chain(spec.faces.iter().map(|f| f.betza))
+            .collect();
+    }
     if !spec.en_passant {
         return spec.betza.to_string();
     }
@@ -65,13 +75,17 @@ pub fn definition(rules: &Rules) -> Vec<String> {
         piece_table(rules),
         g.files(),
         g.ranks(),
-        rules.spec.start_fen
+        fen_to_cecp(rules, rules.spec.start_fen)
     )];
-    for (i, info) in rules.kinds.iter().enumerate() {
+    for i in 0..rules.num_kinds() {
+        // A piece moved only by hooks (the Bobber) has no Betza; XBoard keeps its own default.
+        let betza = xboard_betza(rules, i);
+        if betza.is_empty() {
+            continue;
+        }
         lines.push(format!(
-            "piece {}& {}",
-            info.spec.letter,
-            xboard_betza(rules, i)
+            "piece {}& {betza}",
+            piece_letter(rules, Dialect::Cecp, PieceKind(i as u8)),
         ));
     }
     lines
@@ -115,14 +129,23 @@ fn first_leg_target(m: Move) -> Square {
 }
 
 /// `highlight` for a piece lifted from `from`: yellow targets, red captures, magenta promotions,
-/// cyan first legs of two-leg moves.
+/// cyan first legs of two-leg moves and of a switch in place.
 pub fn lift(rules: &Rules, pos: &Position, moves: &MoveList, from: Square) -> String {
     let mine: Vec<Move> = moves
         .iter()
         .copied()
-        .filter(|m| m.from() == from && m.kind() != MoveKind::Drop)
+        .filter(|m| m.from() == from && !matches!(m.kind(), MoveKind::Drop | MoveKind::Switch))
         .collect();
+    // A switch in place starts with a click on an empty square (see `switch_via`).
+    let via = moves
+        .iter()
+        .any(|m| m.kind() == MoveKind::Switch && m.from() == from)
+        .then(|| switch_via(rules, pos, moves, from))
+        .flatten();
     let board = colour_board(rules, |sq| {
+        if Some(sq) == via {
+            return Some('C');
+        }
         let here: Vec<&Move> = mine
             .iter()
             .filter(|&&m| first_leg_target(m) == sq)
@@ -148,13 +171,199 @@ pub fn lift(rules: &Rules, pos: &Position, moves: &MoveList, from: Square) -> St
     format!("highlight {board}")
 }
 
+/// The empty square a switch in place at `sq` passes through in XBoard's form. XBoard 4.9.1
+/// refuses a move whose origin is its target unless it has a kill square, and empties that
+/// square, so a switch travels as `c1e3,e3c1m` through an empty square: the nearest one that is
+/// no target of the piece's own moves, so that a click there cannot mean another move.
+pub fn switch_via(rules: &Rules, pos: &Position, moves: &MoveList, sq: Square) -> Option<Square> {
+    let targets: Vec<Square> = moves
+        .iter()
+        .filter(|m| m.from() == sq)
+        .map(|m| first_leg_target(*m))
+        .collect();
+    let distance = |t: Square| {
+        (t.file().abs_diff(sq.file())).max(t.rank().abs_diff(sq.rank())) as usize * 1000 + t.index()
+    };
+    (rules.geometry().board() & !pos.occupied())
+        .into_iter()
+        .filter(|t| !targets.contains(t))
+        .min_by_key(|&t| distance(t))
+}
+
+/// A move as sent to XBoard: the common CECP text, except a switch in place, which goes through
+/// an empty square (`switch_via`). `moves` are the legal moves of `pos`.
+pub fn wire_text(rules: &Rules, pos: &Position, moves: &MoveList, m: Move) -> String {
+    let text = move_text(rules, Dialect::Cecp, m);
+    let via = switch_via(rules, pos, moves, m.from());
+    let Some(via) = via.filter(|_| m.kind() == MoveKind::Switch) else {
+        return text;
+    };
+    let sq = |s| square_text(rules.geometry(), Dialect::Cecp, s);
+    let letter = m.piece().map_or('?', |k| {
+        piece_letter(rules, Dialect::Cecp, k).to_ascii_lowercase()
+    });
+    format!(
+        "{}{},{}{}{letter}",
+        sq(m.from()),
+        sq(via),
+        sq(via),
+        sq(m.from())
+    )
+}
+
+/// The legal move XBoard means by `text`: the common CECP text, or XBoard's forms of a switch in
+/// place. Besides `wire_text`'s `c1e3,e3c1m` (also what a user's clicks produce), XBoard 4.9.1
+/// relays a Black switch to the other engine as `c8c8,e6b8`, losing the letter: it takes the
+/// empty kill square for a friendly piece and rewrites the move as castling. That form is read as
+/// the switch on c8 when there is exactly one.
+pub fn parse_wire(variant: &dyn Variant, pos: &Position, text: &str) -> Result<Move, MoveError> {
+    let plain = parse_move(variant, pos, Dialect::Cecp, text);
+    if plain.is_ok() {
+        return plain;
+    }
+    let Some((leg1, leg2)) = text.split_once(',') else {
+        return unique_between(variant, pos, text).ok_or(plain.unwrap_err());
+    };
+    let geo = variant.rules().geometry();
+    let squares = |leg: &str| -> Option<(Square, Square, String)> {
+        let body = leg.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        let suffix = leg[body.len()..].to_string();
+        match split_squares(body)?.as_slice() {
+            [a, b] => Some((
+                parse_square(geo, Dialect::Cecp, a)?,
+                parse_square(geo, Dialect::Cecp, b)?,
+                suffix,
+            )),
+            _ => None,
+        }
+    };
+    let (Some((a, b, s1)), Some((c, d, suffix))) = (squares(leg1), squares(leg2)) else {
+        return plain;
+    };
+    let mut moves = MoveList::new();
+    variant.legal_moves(pos, &mut moves);
+    let switches: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| m.kind() == MoveKind::Switch && m.from() == a)
+        .collect();
+    let rules = variant.rules();
+    let found = if a != b && c == b && d == a && s1.is_empty() {
+        switches
+            .iter()
+            .copied()
+            .find(|&m| move_text(rules, Dialect::Cecp, m).ends_with(&suffix) && !suffix.is_empty())
+    } else if a == b && switches.len() == 1 {
+        Some(switches[0])
+    } else {
+        None
+    };
+    found.ok_or(plain.unwrap_err())
+}
+
+/// The only legal move between the two squares of `text`, if it is a King's teleport or an
+/// explosion: XBoard sends those without their suffix when a user enters them by clicks.
+fn unique_between(variant: &dyn Variant, pos: &Position, text: &str) -> Option<Move> {
+    let geo = variant.rules().geometry();
+    let squares = split_squares(text)?;
+    let [from, to] = squares.as_slice() else {
+        return None;
+    };
+    let (from, to) = (
+        parse_square(geo, Dialect::Cecp, from)?,
+        parse_square(geo, Dialect::Cecp, to)?,
+    );
+    let mut moves = MoveList::new();
+    variant.legal_moves(pos, &mut moves);
+    let mut between = moves.iter().filter(|m| m.from() == from && m.to() == to);
+    match (between.next(), between.next()) {
+        // A promotion always names its piece.
+        (Some(&m), None) if matches!(m.kind(), MoveKind::Teleport | MoveKind::Explode) => Some(m),
+        _ => None,
+    }
+}
+
+/// Whether XBoard 4.9.1 applies `m` (legal in `pos`) to its own board as we do. It cannot:
+/// change a piece away from the move's squares (Magician's promotion), move a King two or more
+/// squares along its rank past pieces (it takes that for castling and drags a piece along), or
+/// step a Pawn-slot piece diagonally onto an en-passant square without capturing (it takes
+/// that for en passant). Under CECP the engine does not choose such moves while it has others.
+pub fn xboard_carries(rules: &Rules, pos: &Position, m: Move) -> bool {
+    match m.kind() {
+        MoveKind::AlsoPromote => false,
+        MoveKind::Teleport if m.from().rank() == m.to().rank() => {
+            let (a, b) = (
+                m.from().file().min(m.to().file()),
+                m.from().file().max(m.to().file()),
+            );
+            (a + 1..b)
+                .all(|f| Square::new(f, m.from().rank()).is_none_or(|s| pos.piece_at(s).is_none()))
+        }
+        MoveKind::Normal => {
+            let p = pos.piece_at(m.from());
+            !(p.is_some()
+                && rules.en_passant.contains(p.kind())
+                && pos.ep_targets().contains(m.to())
+                && m.from().file() != m.to().file())
+        }
+        _ => true,
+    }
+}
+
+/// A move in XBoard's SAN for moves with a kill square (`Bc1e3-c1m`: the piece, its square, the
+/// kill square, `-` or `x`, the target and the promotion letter), which is how XBoard 4.9.1 writes
+/// a switch in place into its PGN.
+pub fn parse_kill_san(
+    variant: &dyn Variant,
+    pos: &Position,
+    text: &str,
+) -> Result<Move, MoveError> {
+    let malformed = || MoveError::Malformed(text.to_string());
+    let clean: String = text
+        .trim_start_matches(|c: char| c.is_ascii_uppercase())
+        .chars()
+        .filter(|c| !matches!(c, '+' | '#' | '!' | '?' | '='))
+        .collect();
+    let cut = clean
+        .char_indices()
+        .find(|&(i, c)| (c == '-' || c == 'x') && i > 0 && clean.as_bytes()[i - 1].is_ascii_digit())
+        .map(|(i, _)| i)
+        .ok_or_else(malformed)?;
+    let (first, last) = (&clean[..cut], &clean[cut + 1..]);
+    let squares = split_squares(first).ok_or_else(malformed)?;
+    let [from, kill] = squares.as_slice() else {
+        return Err(malformed());
+    };
+    parse_wire(variant, pos, &format!("{from}{kill},{kill}{last}"))
+}
+
+/// `choice` of the pieces a piece on `from` may switch into in place, if any.
+pub fn switch_choice(rules: &Rules, moves: &MoveList, from: Square) -> Option<String> {
+    let letters: String = moves
+        .iter()
+        .filter(|m| m.kind() == MoveKind::Switch && m.from() == from)
+        .filter_map(|m| m.piece())
+        .map(|k| piece_letter(rules, Dialect::Cecp, k))
+        .collect();
+    (!letters.is_empty()).then(|| format!("choice {letters}"))
+}
+
+/// `highlight` for the second leg of a switch in place: only the piece's own square, magenta,
+/// so that XBoard asks for the new piece.
+pub fn lift_switch_back(rules: &Rules, from: Square) -> String {
+    format!(
+        "highlight {}",
+        colour_board(rules, |sq| (sq == from).then_some('M'))
+    )
+}
+
 /// `choice` when the piece lifted from `from` and put on `to` must choose a promotion.
 pub fn put(rules: &Rules, moves: &MoveList, from: Square, to: Square) -> Option<String> {
     let letters: String = moves
         .iter()
         .filter(|m| m.from() == from && m.to() == to && m.kind() == MoveKind::Promotion)
         .filter_map(|m| m.piece())
-        .map(|k| rules.kinds[k.index()].spec.letter)
+        .map(|k| piece_letter(rules, Dialect::Cecp, k))
         .collect();
     (!letters.is_empty()).then(|| format!("choice {letters}"))
 }
@@ -175,8 +384,10 @@ pub fn hover(rules: &Rules, moves: &MoveList, from: Square, to: Square) -> Optio
     ))
 }
 
-/// Rewrites the en-passant field of a CECP FEN into the internal square form (ranks from 1).
+/// Rewrites a CECP FEN into the internal form: piece letters XBoard cannot carry, and the
+/// en-passant field's squares (ranks from 1).
 pub fn fen_from_cecp(rules: &Rules, fen: &str) -> String {
+    let fen = &fen_letters(rules, Dialect::Cecp, Dialect::Uci, fen);
     let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
     if let Some(ep) = fields.get_mut(3) {
         if ep != "-" {
@@ -194,8 +405,9 @@ pub fn fen_from_cecp(rules: &Rules, fen: &str) -> String {
     fields.join(" ")
 }
 
-/// Rewrites the en-passant field of an internal FEN into CECP's square form.
+/// Rewrites an internal FEN into CECP's form: piece letters and en-passant squares.
 pub fn fen_to_cecp(rules: &Rules, fen: &str) -> String {
+    let fen = &fen_letters(rules, Dialect::Uci, Dialect::Cecp, fen);
     let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
     if let Some(ep) = fields.get_mut(3) {
         if ep != "-" {
@@ -293,5 +505,50 @@ mod tests {
             "10/10/10/10/10/10/10/10/10/10 b - e3 0 1"
         );
         assert_eq!(fen_from_cecp(&rules, "x w - - 0 1"), "x w - - 0 1");
+    }
+
+    /// XBoard 4.9.1 forms of Magician's switch in place: out through an empty square and back,
+    /// Black's as XBoard relays it (letter lost), and the SAN XBoard writes in its PGN.
+    #[test]
+    fn switch_in_place_in_xboard_forms() {
+        let v = crate::variants::by_name("magician").unwrap();
+        let rules = v.rules();
+        let pos = v.start_position();
+        let mut moves = MoveList::new();
+        v.legal_moves(&pos, &mut moves);
+        let switch = moves
+            .iter()
+            .copied()
+            .find(|m| m.kind() == MoveKind::Switch && m.from() == Square::parse("c1").unwrap())
+            .unwrap();
+        let text = wire_text(rules, &pos, &moves, switch);
+        let via = switch_via(rules, &pos, &moves, switch.from()).unwrap();
+        assert!(pos.piece_at(via).is_none());
+        let v_text = square_text(rules.geometry(), Dialect::Cecp, via);
+        assert_eq!(text, format!("c1{v_text},{v_text}c1m"));
+        assert_eq!(parse_wire(v, &pos, &text), Ok(switch));
+        assert_eq!(parse_wire(v, &pos, "c1c1m"), Ok(switch));
+        assert_eq!(
+            parse_kill_san(v, &pos, &format!("Bc1{v_text}-c1m")),
+            Ok(switch)
+        );
+        assert!(
+            parse_wire(v, &pos, "c1c3,c3c1q").is_err(),
+            "no switch into a queen"
+        );
+        // Black, after 1.e4: XBoard relays `c8e6,e6c8m` as `c8c8,e6b8`.
+        let black = v.play(&pos, parse_move(v, &pos, Dialect::Cecp, "e2e4").unwrap());
+        let m = parse_wire(v, &black, "c8c8,e6b8").unwrap();
+        assert_eq!(
+            (m.kind(), m.from()),
+            (MoveKind::Switch, Square::parse("c8").unwrap())
+        );
+        // Clicks: the lifted Bishop marks its empty via square cyan.
+        let board = lift(rules, &pos, &moves, switch.from());
+        assert!(board.contains('C'), "{board}");
+        assert_eq!(
+            switch_choice(rules, &moves, switch.from()).as_deref(),
+            Some("choice M")
+        );
     }
 }

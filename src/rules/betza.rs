@@ -59,9 +59,21 @@ pub struct Atom {
     pub lame: bool,
     /// For a two-leg atom (`afsW`, `afsF`): the first leg's step, the one square that blocks it.
     pub leg: Option<(i8, i8)>,
+    /// Files the piece must stand on to use this atom (a piece with faces, `PieceSpec::faces`);
+    /// every file for ordinary atoms.
+    pub files: (u8, u8),
 }
 
+/// The file range of an atom usable from every file.
+pub const ALL_FILES: (u8, u8) = (0, u8::MAX);
+
 impl Atom {
+    /// Whether a piece standing on `file` may use this atom.
+    #[inline]
+    pub fn usable_on_file(&self, file: u8) -> bool {
+        (self.files.0..=self.files.1).contains(&file)
+    }
+
     /// Whether the piece slides along this atom.
     pub fn is_rider(&self) -> bool {
         self.range != 1
@@ -248,6 +260,7 @@ pub fn parse(text: &str) -> Result<Vec<Atom>, BetzaError> {
                     initial: false,
                     lame: true,
                     leg: Some(leg),
+                    files: ALL_FILES,
                 });
             }
             continue;
@@ -327,6 +340,7 @@ pub fn parse(text: &str) -> Result<Vec<Atom>, BetzaError> {
                         initial,
                         lame: lame && range == 1,
                         leg: None,
+                        files: ALL_FILES,
                     });
                 }
             }

@@ -38,6 +38,20 @@ pub struct PieceSpec {
     /// Transference): targets from a square, for moves and captures alike. Compiled into the
     /// tables, so generation and attack detection both see them.
     pub extra_leaps: Option<fn(&Geometry, Color, Square) -> Bitboard>,
+    /// Movement that depends on the file the piece stands on (David Short's Schizzies), in
+    /// addition to `betza`: on files `first..=last` it also moves by that face's notation.
+    pub faces: &'static [Face],
+}
+
+/// One face of a piece whose movement depends on its file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Face {
+    /// First file (0 = a) where this face applies.
+    pub first: u8,
+    /// Last file where it applies.
+    pub last: u8,
+    /// Its movement, in the notation of [`betza`].
+    pub betza: &'static str,
 }
 
 impl PieceSpec {
@@ -55,6 +69,7 @@ impl PieceSpec {
             initial_ranks: &[],
             value: 0,
             extra_leaps: None,
+            faces: &[],
         }
     }
 }
@@ -216,7 +231,20 @@ impl Rules {
             if spec.pieces[..i].iter().any(|q| q.letter == p.letter) {
                 return Err(RulesError::DuplicateLetter(p.letter));
             }
-            let atoms = betza::parse(p.betza).map_err(|e| RulesError::Betza(p.letter, e))?;
+            // An empty description is a piece whose every move is a variant's hook (the Bobber).
+            let mut atoms = if p.betza.is_empty() {
+                Vec::new()
+            } else {
+                betza::parse(p.betza).map_err(|e| RulesError::Betza(p.letter, e))?
+            };
+            for face in p.faces {
+                let face_atoms =
+                    betza::parse(face.betza).map_err(|e| RulesError::Betza(p.letter, e))?;
+                atoms.extend(face_atoms.into_iter().map(|a| betza::Atom {
+                    files: (face.first, face.last),
+                    ..a
+                }));
+            }
             let mut promotions = Vec::new();
             for l in p.promotes_to.chars() {
                 let k = spec

@@ -65,6 +65,8 @@ pub struct Rides {
     pub dirs: u8,
     /// Range per direction: 0 unlimited, otherwise the most steps.
     pub range: [u8; 8],
+    /// Squares the piece may ride from: the whole board, except for pieces with faces.
+    pub from: Bitboard,
 }
 
 /// Everything the fast generator and attack detection read.
@@ -90,6 +92,9 @@ pub struct Tables {
     /// Per colour: kinds that capture by a leap or a lame leap, as a bit set.
     leap_attack_kinds: [u16; 3],
 }
+
+/// Distances the `within` table holds, 0 to 11: the longest line on a board twelve files wide.
+const WITHIN_SIZES: usize = 12;
 
 #[inline]
 fn ck(c: Color, k: PieceKind) -> usize {
@@ -120,10 +125,10 @@ impl Tables {
                 rays[d * NUM_SQUARES + sq.index()] = bb;
             }
         }
-        let mut within = vec![Bitboard::EMPTY; NUM_SQUARES * 11];
+        let mut within = vec![Bitboard::EMPTY; NUM_SQUARES * WITHIN_SIZES];
         for sq in Square::all() {
-            for r in 0..=10u8 {
-                within[sq.index() * 11 + r as usize] = Square::all()
+            for r in 0..WITHIN_SIZES as u8 {
+                within[sq.index() * WITHIN_SIZES + r as usize] = Square::all()
                     .filter(|t| {
                         sq.file()
                             .abs_diff(t.file())
@@ -180,6 +185,10 @@ impl Tables {
                 }
                 for atom in &info.atoms {
                     let dy = if flip { -atom.dy } else { atom.dy };
+                    let from_files: Bitboard = board
+                        .into_iter()
+                        .filter(|sq| atom.usable_on_file(sq.file()))
+                        .collect();
                     if atom.is_rider() {
                         let d = Direction::from_step(atom.dx, dy)
                             .expect("riders are orthogonal or diagonal");
@@ -194,15 +203,21 @@ impl Tables {
                         .into_iter()
                         .flatten()
                         {
+                            assert!(
+                                rides.dirs & 1 << d.0 == 0
+                                    || rides.range[d.0 as usize] == atom.range,
+                                "a piece rides each direction with one range"
+                            );
                             rides.dirs |= 1 << d.0;
                             rides.range[d.0 as usize] = atom.range;
+                            rides.from |= from_files;
                         }
                         if atom.modality.captures() {
                             t.capture_riders[color.index() * 8 + d.0 as usize] |= 1 << ki;
                         }
                         continue;
                     }
-                    for sq in board {
+                    for sq in from_files {
                         if atom.initial && !initial_ok(sq) {
                             continue;
                         }
@@ -288,7 +303,7 @@ impl Tables {
     /// Squares within Chebyshev distance `r` of `sq`.
     #[inline]
     pub fn within(&self, sq: Square, r: u8) -> Bitboard {
-        self.within[sq.index() * 11 + r.min(10) as usize]
+        self.within[sq.index() * WITHIN_SIZES + r.min(WITHIN_SIZES as u8 - 1) as usize]
     }
 
     /// Squares a slider on `sq` reaches in direction `d`, up to and including the first blocker.
@@ -322,6 +337,9 @@ impl Tables {
     #[inline]
     pub fn ride_targets(&self, rides: Rides, sq: Square, occupied: Bitboard) -> Bitboard {
         let mut out = Bitboard::EMPTY;
+        if !rides.from.contains(sq) {
+            return out;
+        }
         let mut dirs = rides.dirs;
         while dirs != 0 {
             let d = dirs.trailing_zeros() as u8;

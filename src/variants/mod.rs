@@ -4,6 +4,8 @@
 pub mod chess;
 pub mod divergent;
 pub mod magician;
+pub mod schizophrenic;
+pub mod short;
 
 use crate::board::{FenError, Position, PositionError};
 use crate::core::{Color, Move, MoveList};
@@ -245,7 +247,14 @@ impl std::error::Error for UnknownVariant {}
 /// Every registered variant, in the order `menagerie variants` lists them.
 pub fn all() -> &'static [&'static dyn Variant] {
     static ALL: OnceLock<Vec<&'static dyn Variant>> = OnceLock::new();
-    ALL.get_or_init(|| vec![chess::get(), divergent::get(), magician::get()])
+    ALL.get_or_init(|| {
+        vec![
+            chess::get(),
+            divergent::get(),
+            magician::get(),
+            schizophrenic::get(),
+        ]
+    })
 }
 
 /// The variant with this name (CECP's `normal` is chess).
