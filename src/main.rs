@@ -409,7 +409,23 @@ fn pgn_check(file: &std::path::Path, default_variant: &str, dialect: &str) -> Re
         let name = g.tag("Variant").unwrap_or(default_variant);
         let name = if name == "normal" { "chess" } else { name };
         let v = variants::by_name(name).map_err(|e| format!("game {}: {e}", i + 1))?;
-        let mut pos = match g.tag("FEN") {
+        // XBoard writes a FEN tag even for the start position of a game it does not know, with
+        // the castling rights it cannot see; that start is the variant's own.
+        let start_board = |f: &str| {
+            let fields: Vec<&str> = f.split_whitespace().take(2).collect();
+            let start: Vec<&str> = v
+                .rules()
+                .spec
+                .start_fen
+                .split_whitespace()
+                .take(2)
+                .collect();
+            fields == start
+        };
+        let mut pos = match g
+            .tag("FEN")
+            .filter(|f| !(dialect == Dialect::Cecp && start_board(f)))
+        {
             Some(f) => {
                 let f = if dialect == Dialect::Cecp {
                     menagerie::protocol::xboard_variant::fen_from_cecp(v.rules(), f)

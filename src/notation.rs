@@ -346,10 +346,13 @@ pub fn parse_san(
         .ok_or_else(malformed)?;
     let to = parse_square(geo, dialect, &rest[at..]).ok_or_else(malformed)?;
     let hint = &rest[..at];
+    // A pawn move written without a file is the straight one (`g5`), as SAN has it; a diagonal
+    // pawn move names its file (`fg5`), capture or not (Schizophrenic's Crab steps diagonally).
     let hint_file = hint
         .chars()
         .find(|c| c.is_ascii_lowercase())
-        .map(|c| c as u8 - b'a');
+        .map(|c| c as u8 - b'a')
+        .or(piece.is_none().then_some(to.file()));
     let hint_rank: Option<u8> = hint
         .trim_start_matches(|c: char| c.is_ascii_lowercase())
         .parse()
@@ -377,10 +380,17 @@ pub fn parse_san(
                 && hint_rank.is_none_or(|r| m.from().rank() == r)
         })
         .filter(|m| match promo {
-            Some(c) => m
-                .piece()
-                .is_some_and(|k| piece_letter(rules, dialect, k) == c.to_ascii_uppercase()),
+            Some(c) => {
+                m.piece()
+                    .is_some_and(|k| piece_letter(rules, dialect, k) == c.to_ascii_uppercase())
+                    // XBoard writes an explosion as a promotion to the letter of no piece.
+                    || (dialect == Dialect::Cecp
+                        && m.kind() == MoveKind::Explode
+                        && c.to_ascii_lowercase() == cecp_vanish_letter(rules))
+            }
             // Without a letter only a promotion with a single, fixed result is meant.
+            // An explosion always carries its suffix; the bare text is the step capture.
+            None if m.kind() == MoveKind::Explode => false,
             None => {
                 m.kind() != MoveKind::Promotion
                     || rules.kinds[pos.piece_at(m.from()).kind().index()]

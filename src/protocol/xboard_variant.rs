@@ -283,14 +283,23 @@ fn unique_between(variant: &dyn Variant, pos: &Position, text: &str) -> Option<M
     }
 }
 
-/// Whether XBoard 4.9.1 applies `m` (legal in `pos`) to its own board as we do. It cannot:
-/// change a piece away from the move's squares (Magician's promotion), move a King two or more
-/// squares along its rank past pieces (it takes that for castling and drags a piece along), or
+/// Whether XBoard 4.9.1 applies `m` (legal in `pos`) to its own board as we do, and writes it so
+/// that it reads back. It cannot: change a piece away from the move's squares (Magician's
+/// promotion), tell a King's one-square teleport from its step in its PGN, move a King two or
+/// more squares along its rank past pieces (it takes that for castling and drags a piece along), or
 /// step a Pawn-slot piece diagonally onto an en-passant square without capturing (it takes
 /// that for en passant). Under CECP the engine does not choose such moves while it has others.
 pub fn xboard_carries(rules: &Rules, pos: &Position, m: Move) -> bool {
     match m.kind() {
         MoveKind::AlsoPromote => false,
+        // XBoard's PGN drops the suffix of a one-square King move, so a teleport onto a square
+        // the King could step to would read back as the step.
+        MoveKind::Teleport
+            if m.from().file().abs_diff(m.to().file()) <= 1
+                && m.from().rank().abs_diff(m.to().rank()) <= 1 =>
+        {
+            false
+        }
         MoveKind::Teleport if m.from().rank() == m.to().rank() => {
             let (a, b) = (
                 m.from().file().min(m.to().file()),
@@ -331,8 +340,19 @@ pub fn parse_kill_san(
         .ok_or_else(malformed)?;
     let (first, last) = (&clean[..cut], &clean[cut + 1..]);
     let squares = split_squares(first).ok_or_else(malformed)?;
-    let [from, kill] = squares.as_slice() else {
-        return Err(malformed());
+    // The target square: its file letter and rank digits, before any promotion letter.
+    let square_end = last
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| !c.is_ascii_digit())
+        .map_or(last.len(), |(i, _)| i);
+    let target = &last[..square_end];
+    let (from, kill) = match squares.as_slice() {
+        [from, kill] => (*from, *kill),
+        // XBoard leaves out the origin when the piece is unambiguous; a switch in place starts
+        // where it ends.
+        [kill] => (target, *kill),
+        _ => return Err(malformed()),
     };
     parse_wire(variant, pos, &format!("{from}{kill},{kill}{last}"))
 }
@@ -530,6 +550,10 @@ mod tests {
         assert_eq!(parse_wire(v, &pos, "c1c1m"), Ok(switch));
         assert_eq!(
             parse_kill_san(v, &pos, &format!("Bc1{v_text}-c1m")),
+            Ok(switch)
+        );
+        assert_eq!(
+            parse_kill_san(v, &pos, &format!("B{v_text}-c1m")),
             Ok(switch)
         );
         assert!(

@@ -380,6 +380,18 @@ mod tests {
         let blast = parse_move(v, &pos, Dialect::Uci, "e2f1x").unwrap();
         assert_eq!(step.kind(), MoveKind::Normal);
         assert_eq!(blast.kind(), MoveKind::Explode);
+        // Under CECP the explosion's suffix is a letter of no piece; XBoard's SAN reads back.
+        let cecp = crate::notation::move_text(v.rules(), Dialect::Cecp, blast);
+        assert_eq!(cecp, "e2f1z");
+        assert_eq!(parse_move(v, &pos, Dialect::Cecp, &cecp), Ok(blast));
+        assert_eq!(
+            crate::notation::parse_san(v, &pos, Dialect::Cecp, "Txf1=Z"),
+            Ok(blast)
+        );
+        assert_eq!(
+            crate::notation::parse_san(v, &pos, Dialect::Cecp, "Txf1"),
+            Ok(step)
+        );
         let after = v.play(&pos, blast);
         assert!(after.piece_at(Square::parse("e2").unwrap()).is_none());
         assert!(after.piece_at(Square::parse("f1").unwrap()).is_none());
