@@ -329,6 +329,9 @@ pub fn parse_san(
             _ => (clean.clone(), None),
         },
     };
+    // A capture mark tells a capture from a step with the same squares (the Crab's diagonal
+    // step beside en passant).
+    let marked_capture = body.contains('x');
     let body = body.replace(['x', '-'], "");
     let mut chars = body.chars().peekable();
     let piece = match chars.peek() {
@@ -389,8 +392,9 @@ pub fn parse_san(
                         && c.to_ascii_lowercase() == cecp_vanish_letter(rules))
             }
             // Without a letter only a promotion with a single, fixed result is meant.
-            // An explosion always carries its suffix; the bare text is the step capture.
-            None if m.kind() == MoveKind::Explode => false,
+            // An explosion and a teleport always carry their suffix; the bare text is the
+            // step.
+            None if matches!(m.kind(), MoveKind::Explode | MoveKind::Teleport) => false,
             None => {
                 m.kind() != MoveKind::Promotion
                     || rules.kinds[pos.piece_at(m.from()).kind().index()]
@@ -400,6 +404,15 @@ pub fn parse_san(
             }
         })
         .collect();
+    let captures = |m: &Move| m.kind() == MoveKind::EnPassant || pos.piece_at(m.to()).is_some();
+    let candidates: Vec<Move> = if candidates.len() > 1 {
+        candidates
+            .into_iter()
+            .filter(|m| captures(m) == marked_capture)
+            .collect()
+    } else {
+        candidates
+    };
     match candidates.as_slice() {
         [m] => Ok(*m),
         [] => Err(illegal()),

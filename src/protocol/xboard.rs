@@ -410,6 +410,7 @@ impl Xboard {
         self.game_over = false;
         self.exclude.clear();
         self.lifted = None;
+        self.switch_leg = None;
         self.hint = None;
         self.analyzing = false;
     }
@@ -467,6 +468,7 @@ impl Xboard {
         self.engine.game_mut().play(m);
         self.exclude.clear();
         self.lifted = None;
+        self.switch_leg = None;
         if self.claim_if_over() {
             return;
         }

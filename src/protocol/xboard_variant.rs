@@ -131,10 +131,19 @@ fn first_leg_target(m: Move) -> Square {
 /// `highlight` for a piece lifted from `from`: yellow targets, red captures, magenta promotions,
 /// cyan first legs of two-leg moves and of a switch in place.
 pub fn lift(rules: &Rules, pos: &Position, moves: &MoveList, from: Square) -> String {
+    // Only moves a user can enter in XBoard: not drops or switches (those have their own
+    // entry), and not moves XBoard cannot show or take from clicks (an explosion, a Magician
+    // promotion, a teleport it would take for castling).
     let mine: Vec<Move> = moves
         .iter()
         .copied()
-        .filter(|m| m.from() == from && !matches!(m.kind(), MoveKind::Drop | MoveKind::Switch))
+        .filter(|m| m.from() == from)
+        .filter(|m| {
+            !matches!(
+                m.kind(),
+                MoveKind::Drop | MoveKind::Switch | MoveKind::Explode | MoveKind::AlsoPromote
+            ) && xboard_carries(rules, pos, *m)
+        })
         .collect();
     // A switch in place starts with a click on an empty square (see `switch_via`).
     let via = moves
@@ -261,8 +270,8 @@ pub fn parse_wire(variant: &dyn Variant, pos: &Position, text: &str) -> Result<M
     found.ok_or(plain.unwrap_err())
 }
 
-/// The only legal move between the two squares of `text`, if it is a King's teleport or an
-/// explosion: XBoard sends those without their suffix when a user enters them by clicks.
+/// The only legal move between the two squares of `text`, if it is a King's teleport that XBoard
+/// shows as we do: XBoard sends it without its suffix when a user enters it by clicks.
 fn unique_between(variant: &dyn Variant, pos: &Position, text: &str) -> Option<Move> {
     let geo = variant.rules().geometry();
     let squares = split_squares(text)?;
@@ -277,8 +286,13 @@ fn unique_between(variant: &dyn Variant, pos: &Position, text: &str) -> Option<M
     variant.legal_moves(pos, &mut moves);
     let mut between = moves.iter().filter(|m| m.from() == from && m.to() == to);
     match (between.next(), between.next()) {
-        // A promotion always names its piece.
-        (Some(&m), None) if matches!(m.kind(), MoveKind::Teleport | MoveKind::Explode) => Some(m),
+        // Only a teleport XBoard shows as we do; a bare click onto an explosion's victim leaves
+        // the Teleporter standing on XBoard's board, so it is refused.
+        (Some(&m), None)
+            if m.kind() == MoveKind::Teleport && xboard_carries(variant.rules(), pos, m) =>
+        {
+            Some(m)
+        }
         _ => None,
     }
 }

@@ -7,7 +7,7 @@
 
 use super::short::{self, BobberRules, TeleporterRules};
 use super::{chess, Variant};
-use crate::board::Position;
+use crate::board::{PieceFlags, Position, PositionError};
 use crate::core::{Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind, Square};
 use crate::movegen;
 use crate::rules::{PieceSpec, RuleSpec, Rules, TurnSchedule};
@@ -130,11 +130,7 @@ impl Schizophrenic {
             return;
         }
         for from in pos.pieces(us, KING) {
-            if pos
-                .state(from)
-                .flags
-                .contains(crate::board::PieceFlags::TELEPORT_USED)
-            {
+            if pos.state(from).flags.contains(PieceFlags::TELEPORT_USED) {
                 continue;
             }
             for to in TELEPORTERS.homes(&self.rules, us) & !pos.occupied() {
@@ -198,6 +194,32 @@ impl Variant for Schizophrenic {
         &[START_FEN]
     }
 
+    /// Beyond the shared checks: the side not to move may not be attacked by this game's attacks
+    /// (the shared check sees only the tables), a Bobber's counter stays within its range cap,
+    /// and only Kings carry a used teleport.
+    fn validate(&self, pos: &Position) -> Result<(), PositionError> {
+        if self.king_attacked(pos, pos.turn().opponent()) {
+            return Err(PositionError::OpponentInCheck);
+        }
+        for sq in pos.occupied() {
+            let state = pos.state(sq);
+            let kind = pos.piece_at(sq).kind();
+            if kind == BOBBER && state.counter > BOBBERS.cap - 1 {
+                return Err(PositionError::Variant(format!(
+                    "the Bobber on {sq} has counter {}, at most {} means anything",
+                    state.counter,
+                    BOBBERS.cap - 1
+                )));
+            }
+            if kind != KING && state.flags.contains(PieceFlags::TELEPORT_USED) {
+                return Err(PositionError::Variant(format!(
+                    "only a King has a teleport to mark used, not the piece on {sq}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     fn legal_moves(&self, pos: &Position, out: &mut MoveList) {
         let rules = &self.rules;
         movegen::pseudo_legal(rules, pos, out);
@@ -239,10 +261,7 @@ impl Variant for Schizophrenic {
         };
         let in_check = king_attacked(pos, us);
         for from in Square::all().filter(|&s| pos.piece_at(s) == Piece::new(us, KING)) {
-            let used = pos
-                .state(from)
-                .flags
-                .contains(crate::board::PieceFlags::TELEPORT_USED);
+            let used = pos.state(from).flags.contains(PieceFlags::TELEPORT_USED);
             for file in HOME_FILES {
                 let to = Square::new(file, short::first_rank(rules, us)).expect("on board");
                 if !used && !in_check && pos.piece_at(to).is_none() {
@@ -297,7 +316,7 @@ impl Variant for Schizophrenic {
             MoveKind::Teleport => {
                 let mut next = pos.play(rules, Move::normal(m.from(), m.to()));
                 let mut state = next.state(m.to());
-                state.flags.insert(crate::board::PieceFlags::TELEPORT_USED);
+                state.flags.insert(PieceFlags::TELEPORT_USED);
                 next.set_state(m.to(), state).expect("a king's state fits");
                 next
             }
@@ -429,6 +448,40 @@ mod tests {
             "{:?}",
             list.as_slice()
         );
+    }
+
+    #[test]
+    fn en_passant_and_the_diagonal_step_differ_in_every_notation() {
+        let v = get();
+        let pos = v.parse_fen("6k5/12/2Pp8/12/12/12/6K5 w - d6 0 1").unwrap();
+        let ep = parse_move(v, &pos, Dialect::Uci, "c5d5,d5d6").unwrap();
+        let step = parse_move(v, &pos, Dialect::Uci, "c5d6").unwrap();
+        assert_eq!(
+            (ep.kind(), step.kind()),
+            (MoveKind::EnPassant, MoveKind::Normal)
+        );
+        let san = |t| crate::notation::parse_san(v, &pos, Dialect::Cecp, t);
+        assert_eq!(san("cxd6"), Ok(ep));
+        assert_eq!(san("cd6"), Ok(step));
+        assert_eq!(
+            san("c6"),
+            Ok(parse_move(v, &pos, Dialect::Uci, "c5c6").unwrap())
+        );
+    }
+
+    #[test]
+    fn positions_with_the_king_en_prise_are_refused() {
+        let v = get();
+        // A Bobber next to the Black King, and a Teleporter that could explode onto it.
+        assert!(v.parse_fen("6k5/6O5/12/12/12/12/8K3 w - - 0 1").is_err());
+        assert!(v.parse_fen("12/12/12/12/4T7/12/3k5K2 w - - 0 1").is_err());
+        assert!(v
+            .parse_fen("7k4/12/12/12/12/12/O{c11}7K3 w - - 0 1")
+            .is_err());
+        assert!(v
+            .parse_fen("7k4/12/12/12/12/12/O{c10}7K3 w - - 0 1")
+            .is_ok());
+        assert!(v.parse_fen("6k5/12/12/12/12/12/S{t}7K3 w - - 0 1").is_err());
     }
 
     #[test]

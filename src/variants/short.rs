@@ -244,13 +244,13 @@ impl BobberRules {
     /// The range of the next move of the Bobber on `sq`: one more than the moves it has made
     /// (its state's counter), at most the cap (RULINGS §2.2, §8 item 8).
     pub fn range(&self, pos: &Position, sq: Square) -> u8 {
-        (pos.state(sq).counter + 1).min(self.cap)
+        pos.state(sq).counter.saturating_add(1).min(self.cap)
     }
 
-    /// The counter after one more move: it stops growing at the cap, so that Bobbers that move
-    /// alike also hash alike.
+    /// The counter after one more move: it stops growing one short of the cap, where the range
+    /// reaches the cap, so that Bobbers that move alike also hash alike.
     pub fn next_counter(&self, counter: u8) -> u8 {
-        (counter + 1).min(self.cap - 1)
+        counter.saturating_add(1).min(self.cap - 1)
     }
 
     /// Squares the Bobber on `from` reaches: sliding up to its range, blocked by pieces, the
@@ -283,7 +283,7 @@ impl BobberRules {
             .any(|b| self.targets(rules, pos, b).contains(sq))
     }
 
-    /// Targets step by step, the slow way: `(square, captures)`.
+    /// Targets step by step, the slow way: empty squares and the enemy piece ending each line.
     pub fn reference_targets(&self, rules: &Rules, pos: &Position, from: Square) -> Vec<Square> {
         let us = pos.piece_at(from).color();
         let range = self.range(pos, from);
