@@ -6,7 +6,7 @@ use crate::search::{self, Control, Limits, TranspositionTable};
 use crate::variants::Variant;
 use std::time::{Duration, Instant};
 
-/// Depth searched when none is given.
+/// Depth searched when none is given and the variant names none of its own.
 pub const DEFAULT_DEPTH: u32 = 9;
 /// Transposition table of the bench, in MiB (cleared before each position).
 pub const HASH_MB: usize = 16;

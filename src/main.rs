@@ -62,9 +62,9 @@ enum Command {
         /// Search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// Depth in plies.
-        #[arg(long, default_value_t = menagerie::bench::DEFAULT_DEPTH)]
-        depth: u32,
+        /// Depth in plies; each variant's own bench depth when omitted.
+        #[arg(long)]
+        depth: Option<u32>,
     },
 }
 
@@ -471,13 +471,13 @@ fn pgn_check(file: &std::path::Path, default_variant: &str, dialect: &str) -> Re
     Ok(())
 }
 
-fn bench(variant: Option<&str>, threads: usize, depth: u32) -> Result<(), String> {
+fn bench(variant: Option<&str>, threads: usize, depth: Option<u32>) -> Result<(), String> {
     let list: Vec<&'static dyn menagerie::variants::Variant> = match variant {
         Some(name) => vec![variants::by_name(name).map_err(|e| e.to_string())?],
         None => variants::all().to_vec(),
     };
-    if !(1..=64).contains(&depth) {
-        return Err(format!("depth must be between 1 and 64, not {depth}"));
+    if let Some(d) = depth.filter(|d| !(1..=64).contains(d)) {
+        return Err(format!("depth must be between 1 and 64, not {d}"));
     }
     if !(1..=256).contains(&threads) {
         return Err(format!("threads must be between 1 and 256, not {threads}"));
@@ -485,6 +485,7 @@ fn bench(variant: Option<&str>, threads: usize, depth: u32) -> Result<(), String
     let mut nodes = 0u64;
     let mut time = std::time::Duration::ZERO;
     for v in list {
+        let depth = depth.unwrap_or_else(|| v.bench_depth());
         let r = menagerie::bench::run(v, depth, threads, |i, fen, n, t| {
             eprintln!(
                 "{} position {}: {n} nodes, {} ms ({fen})",

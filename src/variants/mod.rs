@@ -124,6 +124,12 @@ pub trait Variant: Send + Sync {
         0
     }
 
+    /// Depth of `menagerie bench` for this variant when no depth is given: deep enough to
+    /// exercise the search, short enough to run in seconds.
+    fn bench_depth(&self) -> u32 {
+        crate::bench::DEFAULT_DEPTH
+    }
+
     /// Positions `menagerie bench` searches; empty: the start position.
     fn bench_positions(&self) -> &'static [&'static str] {
         &[]

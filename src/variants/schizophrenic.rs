@@ -194,6 +194,11 @@ impl Variant for Schizophrenic {
         &[START_FEN]
     }
 
+    /// Legality here is tested by making every move, so nodes cost more than in chess.
+    fn bench_depth(&self) -> u32 {
+        7
+    }
+
     /// Beyond the shared checks: the side not to move may not be attacked by this game's attacks
     /// (the shared check sees only the tables), a Bobber's counter stays within its range cap,
     /// and only Kings carry a used teleport.
