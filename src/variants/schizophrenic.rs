@@ -8,9 +8,9 @@
 use super::short::{self, BobberRules, TeleporterRules};
 use super::{chess, Variant};
 use crate::board::{PieceFlags, Position, PositionError};
-use crate::core::{Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind, Square};
+use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind, Square};
 use crate::movegen;
-use crate::rules::{PieceSpec, RuleSpec, Rules, TurnSchedule};
+use crate::rules::{Direction, PieceSpec, RuleSpec, Rules, TurnSchedule};
 use std::sync::OnceLock;
 
 const KING: PieceKind = PieceKind(0);
@@ -157,11 +157,42 @@ impl Schizophrenic {
         }
     }
 
+    /// Own pieces that may stand between our King on `ksq` and an enemy piece on one of its
+    /// lines: the first piece in a direction is ours and the next one is the enemy's. Only these
+    /// can expose the King by moving; every other attack (leaps, explosions) does not depend on
+    /// where our other pieces stand.
+    fn shields(&self, pos: &Position, ksq: Square, us: Color) -> Bitboard {
+        let t = &self.rules.tables;
+        let occ = pos.occupied();
+        let mut out = Bitboard::EMPTY;
+        for d in 0..8u8 {
+            let d = Direction(d);
+            let Some(first) = t.first_blocker(d, ksq, occ) else {
+                continue;
+            };
+            if pos.piece_at(first).color() != us {
+                continue;
+            }
+            if let Some(second) = t.first_blocker(d, first, occ) {
+                if pos.piece_at(second).color() == us.opponent() {
+                    out.insert(first);
+                }
+            }
+        }
+        out
+    }
+
     /// Keeps the moves that leave the mover's King unattacked, and castlings whose King squares
-    /// are all safe by this game's attacks (the generic test sees only the tables).
-    fn retain_legal(&self, pos: &Position, moves: &mut MoveList) {
+    /// are all safe by this game's attacks (the generic test sees only the tables). Out of check,
+    /// an ordinary move of a piece that shields no line to the King is legal without making it.
+    fn retain_legal(&self, pos: &Position, in_check: bool, moves: &mut MoveList) {
         let us = pos.turn();
         let rules = &self.rules;
+        let king = pos.royals(rules, us).first();
+        let risky = match king {
+            Some(k) if !in_check => self.shields(pos, k, us) | Bitboard::from_square(k),
+            _ => Bitboard::ALL,
+        };
         moves.retain(|m| {
             if m.kind() == MoveKind::Castle {
                 let spec = rules.spec.castling.iter().find(|c| {
@@ -180,7 +211,11 @@ impl Schizophrenic {
             {
                 return false;
             }
-            !self.king_attacked(&self.play(pos, m), us)
+            let ordinary = matches!(
+                m.kind(),
+                MoveKind::Normal | MoveKind::Promotion | MoveKind::Explode
+            );
+            (ordinary && !risky.contains(m.from())) || !self.king_attacked(&self.play(pos, m), us)
         });
     }
 }
@@ -232,7 +267,7 @@ impl Variant for Schizophrenic {
         BOBBERS.moves(rules, pos, out);
         let in_check = self.king_attacked(pos, pos.turn());
         self.king_teleports(pos, in_check, out);
-        self.retain_legal(pos, out);
+        self.retain_legal(pos, in_check, out);
     }
 
     fn noisy_moves(&self, pos: &Position, out: &mut MoveList) {
