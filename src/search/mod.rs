@@ -62,13 +62,16 @@ const DELTA_MARGIN: i32 = 200;
 const HISTORY_MAX: i32 = ORDER_KILLER[1] - 1;
 /// Late-move reductions: least depth, and how many moves are searched in full first.
 const LMR_DEPTH: i32 = 3;
+/// Late-move reduction in plies: `LMR_BASE + ln(depth) * ln(index) / LMR_DIVISOR`.
+const LMR_BASE: f64 = 0.75;
+const LMR_DIVISOR: f64 = 2.25;
 const LMR_FULL_MOVES: usize = 3;
 /// Stack of each search thread: move lists live on it, several per ply.
 pub const THREAD_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Late-move reduction for a move at `index` (from 0) at `depth`: grows with the logarithms of both.
 fn lmr_reduction(depth: i32, index: usize) -> i32 {
-    let r = (depth as f64).ln() * (index as f64).ln() / 2.0;
+    let r = LMR_BASE + (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR;
     r as i32
 }
 
@@ -787,7 +790,10 @@ impl<'a> Worker<'a> {
                     && !in_check
                     && !gives_check
                 {
-                    r = (lmr_reduction(depth, index) - i32::from(pv_node)).clamp(0, new_depth - 1);
+                    // Less for PV nodes and for the killers, which refuted sibling positions.
+                    let killer = self.killers[ply].contains(&m);
+                    r = (lmr_reduction(depth, index) - i32::from(pv_node) - i32::from(killer))
+                        .clamp(0, new_depth - 1);
                 }
                 let mut s = -self.alphabeta(
                     &child,
