@@ -349,6 +349,15 @@ pub fn parse_san(
         .ok_or_else(malformed)?;
     let to = parse_square(geo, dialect, &rest[at..]).ok_or_else(malformed)?;
     let hint = &rest[..at];
+    // What comes before the target may only name the origin's file, rank or both.
+    let hint_ok = hint
+        .trim_start_matches(|c: char| c.is_ascii_lowercase())
+        .chars()
+        .all(|c| c.is_ascii_digit())
+        && hint.chars().filter(|c| c.is_ascii_lowercase()).count() <= 1;
+    if !text.is_ascii() || !hint_ok {
+        return Err(malformed());
+    }
     // A pawn move written without a file is the straight one (`g5`), as SAN has it; a diagonal
     // pawn move names its file (`fg5`), capture or not (Schizophrenic's Crab steps diagonally).
     let hint_file = hint
@@ -439,6 +448,9 @@ mod tests {
         assert_eq!(m("Nf3"), "g1f3");
         assert_eq!(m("Nf3+"), "g1f3");
         assert!(parse_san(chess, &pos, Dialect::Uci, "Ke2").is_err());
+        assert!(parse_san(chess, &pos, Dialect::Uci, "Ng1-h3-f4").is_err());
+        assert!(parse_san(chess, &pos, Dialect::Uci, "Nǵ1f3").is_err());
+        assert_eq!(m("Ng1f3"), "g1f3");
         let kiwi = chess
             .parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
             .unwrap();

@@ -262,7 +262,15 @@ pub fn parse_wire(variant: &dyn Variant, pos: &Position, text: &str) -> Result<M
             .iter()
             .copied()
             .find(|&m| move_text(rules, Dialect::Cecp, m).ends_with(&suffix) && !suffix.is_empty())
-    } else if a == b && switches.len() == 1 {
+    } else if a == b
+        && switches.len() == 1
+        && pos.piece_at(c).is_none()
+        && d.rank() == a.rank()
+        && s1.is_empty()
+        && suffix.is_empty()
+    {
+        // XBoard's castling-shaped relay: the via square (empty) to a square on the switch's
+        // rank.
         Some(switches[0])
     } else {
         None
@@ -576,6 +584,10 @@ mod tests {
         );
         // Black, after 1.e4: XBoard relays `c8e6,e6c8m` as `c8c8,e6b8`.
         let black = v.play(&pos, parse_move(v, &pos, Dialect::Cecp, "e2e4").unwrap());
+        assert!(
+            parse_wire(v, &black, "c8c8,e7b8").is_err(),
+            "e7 is not empty"
+        );
         let m = parse_wire(v, &black, "c8c8,e6b8").unwrap();
         assert_eq!(
             (m.kind(), m.from()),

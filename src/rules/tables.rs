@@ -208,6 +208,11 @@ impl Tables {
                                     || rides.range[d.0 as usize] == atom.range,
                                 "a piece rides each direction with one range"
                             );
+                            // One start mask per kind: faces may differ in leaps, not in rides.
+                            assert!(
+                                rides.dirs == 0 || rides.from == from_files,
+                                "the rides of a piece with faces must all start from the same files"
+                            );
                             rides.dirs |= 1 << d.0;
                             rides.range[d.0 as usize] = atom.range;
                             rides.from |= from_files;
