@@ -12,11 +12,18 @@ use crate::rules::Rules;
 use crate::variants::Variant;
 
 /// Letters of XBoard's first piece-type slots, in its internal order; a piece whose letter
-/// matches a slot gets that slot (and so the usual image).
+/// matches a slot gets that slot (and so the usual image). The Lance's slot (between V and S)
+/// is left out and stays empty: XBoard 4.9.1 promotes whatever stands in it on the last rank
+/// (it turned a Schizzy's capture on rank 7 into `Lxc7=Q`).
 const XBOARD_SLOTS: [char; 21] = [
-    'P', 'N', 'B', 'R', 'Q', 'F', 'E', 'A', 'C', 'W', 'M', 'O', 'H', 'I', 'J', 'G', 'D', 'V', 'L',
+    'P', 'N', 'B', 'R', 'Q', 'F', 'E', 'A', 'C', 'W', 'M', 'O', 'H', 'I', 'J', 'G', 'D', 'V', '-',
     'S', 'U',
 ];
+/// The Lance's slot, never filled.
+const LANCE_SLOT: usize = 18;
+/// Pieces without a slot of their own take free slots from here on, past the FIDE pieces'
+/// slots, whose pieces XBoard treats specially (the Pawn's promotion, the Rook's castling).
+const FIRST_FREE_SLOT: usize = 5;
 
 /// The piece table of `setup`: White's half then Black's, the royal piece last in each half.
 pub fn piece_table(rules: &Rules) -> String {
@@ -38,8 +45,10 @@ pub fn piece_table(rules: &Rules) -> String {
         }
     }
     for l in rest {
-        if let Some(free) = slots.iter().position(Option::is_none) {
-            slots[free] = Some(l);
+        let free =
+            |from: usize| (from..slots.len()).find(|&i| i != LANCE_SLOT && slots[i].is_none());
+        if let Some(i) = free(FIRST_FREE_SLOT).or_else(|| free(0)) {
+            slots[i] = Some(l);
         }
     }
     let mut half: String = slots.iter().map(|s| s.unwrap_or('.')).collect();
