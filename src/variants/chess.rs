@@ -75,14 +75,27 @@ pub fn fide_castling(
     out
 }
 
+/// The FIDE King: royal, and it remembers whether it moved, for castling.
+pub const fn fide_king() -> PieceSpec {
+    PieceSpec {
+        royal: true,
+        tracks_moved: true,
+        ..PieceSpec::new('K', "king", "K")
+    }
+}
+
+/// The FIDE Bishop.
+pub const fn fide_bishop() -> PieceSpec {
+    PieceSpec {
+        value: 330,
+        ..PieceSpec::new('B', "bishop", "B")
+    }
+}
+
 /// FIDE's six pieces, in the kind order the constants above name; pawns promote to `promotes_to`.
 pub fn fide_pieces(promotes_to: &'static str) -> Vec<PieceSpec> {
     vec![
-        PieceSpec {
-            royal: true,
-            tracks_moved: true,
-            ..PieceSpec::new('K', "king", "K")
-        },
+        fide_king(),
         PieceSpec {
             value: 950,
             ..PieceSpec::new('Q', "queen", "Q")
@@ -92,10 +105,7 @@ pub fn fide_pieces(promotes_to: &'static str) -> Vec<PieceSpec> {
             value: 500,
             ..PieceSpec::new('R', "rook", "R")
         },
-        PieceSpec {
-            value: 330,
-            ..PieceSpec::new('B', "bishop", "B")
-        },
+        fide_bishop(),
         PieceSpec {
             value: 320,
             ..PieceSpec::new('N', "knight", "N")

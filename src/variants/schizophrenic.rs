@@ -52,18 +52,11 @@ pub fn spec() -> RuleSpec {
         description: "12x7; Teleporters, Schizzies, a growing Bobber and a teleporting King (David Short, 2002)",
         geometry,
         pieces: vec![
-            PieceSpec {
-                royal: true,
-                tracks_moved: true,
-                ..PieceSpec::new('K', "king", "K")
-            },
+            chess::fide_king(),
             short::bobber(),
             short::squire(),
             short::crowned_knight(),
-            PieceSpec {
-                value: 330,
-                ..PieceSpec::new('B', "bishop", "B")
-            },
+            chess::fide_bishop(),
             short::teleporter(),
             left,
             right,

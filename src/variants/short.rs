@@ -9,6 +9,7 @@
 
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, PieceKind, Square};
+use crate::core::{MAX_FILES, NUM_SQUARES};
 use crate::rules::{Face, PieceSpec, Rules};
 
 /// Squire: Rook plus one diagonal step (Shogi's Dragon King).
@@ -126,6 +127,21 @@ pub fn is_dark(sq: Square) -> bool {
     (sq.file() + sq.rank()) % 2 == 0
 }
 
+/// Every dark square of the square index space, so that a teleport's targets are one mask
+/// operation on the hot path.
+const DARK: Bitboard = {
+    let mut bits = 0u128;
+    let mut i = 0;
+    while i < NUM_SQUARES {
+        let (file, rank) = (i % MAX_FILES as usize, i / MAX_FILES as usize);
+        if (file + rank) % 2 == 0 {
+            bits |= 1 << i;
+        }
+        i += 1;
+    }
+    Bitboard(bits)
+};
+
 /// The rank a side calls its first.
 #[inline]
 pub fn first_rank(rules: &Rules, color: Color) -> u8 {
@@ -168,8 +184,8 @@ impl TeleporterRules {
             return;
         }
         let empty = rules.geometry().board() & !pos.occupied();
-        let dark: Bitboard = empty.into_iter().filter(|&s| is_dark(s)).collect();
-        let light = empty & !dark;
+        let dark = empty & DARK;
+        let light = empty & !DARK;
         let homes = self.homes(rules, us) & empty;
         let victims = if self.explodes {
             pos.color_bb(us.opponent()) & rules.geometry().rank_mask(first_rank(rules, us))
@@ -308,5 +324,17 @@ impl BobberRules {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dark_mask_agrees_with_square_colours() {
+        for sq in Square::all() {
+            assert_eq!(DARK.contains(sq), is_dark(sq), "{sq}");
+        }
     }
 }
