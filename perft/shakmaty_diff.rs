@@ -77,7 +77,7 @@ fn our_moves(v: &dyn Variant, pos: &OurPosition) -> Vec<(String, OurMove)> {
     v.legal_moves(pos, &mut list);
     let mut out: Vec<(String, OurMove)> = list
         .iter()
-        .map(|&m| (move_text(v.rules(), Dialect::Uci, m), m))
+        .map(|&m| (move_text(v, Dialect::Uci, m), m))
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out

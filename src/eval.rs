@@ -3,7 +3,7 @@
 //! pawn has come). Values are in centipawns from the side to move's point of view.
 
 use crate::board::Position;
-use crate::core::{Bitboard, Color, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
+use crate::core::{Bitboard, Color, KindSet, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
 use crate::rules::Rules;
 
 /// Estimated value of a piece per square it reaches on average on an empty board. Fitted so that
@@ -42,9 +42,9 @@ const MOPUP_CLOSE: i32 = 8;
 pub struct Eval {
     values: [i32; MAX_KINDS],
     /// Kinds counted for mobility (neither royal nor pawn-like).
-    mobile: u16,
+    mobile: KindSet,
     /// Pawn-like kinds.
-    pawns: u16,
+    pawns: KindSet,
     /// Squares of each file.
     files: Vec<Bitboard>,
     /// Per (colour, square): the squares ahead on the same and neighbouring files, which must
@@ -94,12 +94,7 @@ impl Eval {
             for c in Color::ALL {
                 for sq in board {
                     let bonus = if info.spec.pawn {
-                        let rel = if c == Color::Black {
-                            rules.geometry().ranks() - 1 - sq.rank()
-                        } else {
-                            sq.rank()
-                        };
-                        PAWN_ADVANCE * rel as i32
+                        PAWN_ADVANCE * rules.geometry().relative_rank(c, sq) as i32
                     } else if info.spec.royal {
                         0
                     } else {
@@ -110,15 +105,10 @@ impl Eval {
                 }
             }
         }
-        let mut mobile = 0u16;
-        let mut pawns = 0u16;
-        for (i, k) in rules.kinds.iter().enumerate() {
-            if k.spec.pawn {
-                pawns |= 1 << i;
-            } else if !k.spec.royal {
-                mobile |= 1 << i;
-            }
-        }
+        let pawns = rules.pawns;
+        let mobile = PieceKind::all(rules.num_kinds())
+            .filter(|k| !pawns.contains(*k) && !rules.royal.contains(*k))
+            .collect();
         let files: Vec<Bitboard> = (0..rules.geometry().files())
             .map(|f| board.into_iter().filter(|s| s.file() == f).collect())
             .collect();
@@ -154,8 +144,9 @@ impl Eval {
         self.values[k.index()]
     }
 
-    /// Evaluation from the side to move's point of view.
-    pub fn evaluate(&self, rules: &Rules, pos: &Position) -> i32 {
+    /// Evaluation from `pov`'s point of view (the side to move, or the player a third party's
+    /// turn hands the move to).
+    pub fn evaluate(&self, rules: &Rules, pos: &Position, pov: Color) -> i32 {
         let mut score = 0;
         for c in Color::PLAYERS {
             let sign = if c == Color::White { 1 } else { -1 };
@@ -170,11 +161,11 @@ impl Eval {
         score += self.mobility(rules, pos, Color::White) - self.mobility(rules, pos, Color::Black);
         score +=
             self.king_safety(rules, pos, Color::White) - self.king_safety(rules, pos, Color::Black);
-        if self.pawns != 0 {
+        if self.pawns.nonempty() {
             score +=
                 self.pawn_structure(pos, Color::White) - self.pawn_structure(pos, Color::Black);
         }
-        let us = if pos.turn() == Color::Black { -1 } else { 1 };
+        let us = if pov == Color::Black { -1 } else { 1 };
         us * score + TEMPO
     }
 
@@ -184,11 +175,7 @@ impl Eval {
         let occ = pos.occupied();
         let own = pos.color_bb(c);
         let mut n = 0;
-        for ki in 0..rules.num_kinds() {
-            if self.mobile >> ki & 1 == 0 {
-                continue;
-            }
-            let k = PieceKind(ki as u8);
+        for k in self.mobile {
             for sq in pos.pieces(c, k) {
                 // Pieces that move as they capture need their targets worked out once.
                 let reach = if t.symmetric(c, k) {
@@ -214,26 +201,16 @@ impl Eval {
         let near = t.within(k, 1);
         let close = t.within(k, 2);
         let shield = (near & pos.color_bb(c)).count() as i32;
-        let mut enemies = pos.color_bb(c.opponent()) & close & !pos.royals(rules, c.opponent());
-        for ki in 0..rules.num_kinds() {
-            if self.pawns >> ki & 1 != 0 {
-                enemies &= !pos.kind_bb(PieceKind(ki as u8));
-            }
-        }
+        let enemies = pos.color_bb(c.opponent())
+            & close
+            & !pos.royals(rules, c.opponent())
+            & !pos.kinds_bb(self.pawns);
         KING_SHIELD * shield - KING_TROPISM * enemies.count() as i32
     }
 
     /// Doubled, isolated and passed pawns of `c`.
     fn pawn_structure(&self, pos: &Position, c: Color) -> i32 {
-        let pawns_of = |color: Color| {
-            let mut bb = Bitboard::EMPTY;
-            for ki in 0..MAX_KINDS {
-                if self.pawns >> ki & 1 != 0 {
-                    bb |= pos.pieces(color, PieceKind(ki as u8));
-                }
-            }
-            bb
-        };
+        let pawns_of = |color: Color| pos.kinds_bb(self.pawns) & pos.color_bb(color);
         let ours = pawns_of(c);
         let theirs = pawns_of(c.opponent());
         let nfiles = self.files.len();

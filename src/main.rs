@@ -454,7 +454,7 @@ fn pgn_check(file: &std::path::Path, default_variant: &str, dialect: &str) -> Re
                         g.tag("White").unwrap_or("?"),
                         g.tag("Black").unwrap_or("?"),
                         n + 1,
-                        pos.to_fen(v.rules())
+                        v.fen(&pos)
                     )
                 })?;
             pos = v.play(&pos, m);
@@ -552,7 +552,7 @@ fn perft(
     }
     if divide {
         for (m, n) in &counts {
-            println!("{}: {n}", move_text(v.rules(), Dialect::Uci, *m));
+            println!("{}: {n}", move_text(v, Dialect::Uci, *m));
         }
         println!();
     }

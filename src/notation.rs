@@ -70,7 +70,7 @@ pub fn cecp_vanish_letter(rules: &Rules) -> char {
 /// that takes en passant can also step without capturing onto the same square (Schizophrenic's
 /// Crab, RULINGS §8 item 1), the plain from-to text is that step's.
 fn en_passant_in_two_legs(rules: &Rules) -> bool {
-    rules.en_passant.iter().any(|k| {
+    rules.en_passant.into_iter().any(|k| {
         let atoms = &rules.kinds[k.index()].atoms;
         atoms.iter().any(|a| {
             !a.is_rider()
@@ -182,8 +182,13 @@ pub fn parse_square(geo: &Geometry, dialect: Dialect, text: &str) -> Option<Squa
     Square::new(f as u8 - b'a', rank).filter(|&s| geo.contains(s))
 }
 
-/// A move's text.
-pub fn move_text(rules: &Rules, dialect: Dialect, m: Move) -> String {
+/// A move's text in `dialect`, as its game writes it (`Variant::move_text`).
+pub fn move_text(variant: &dyn Variant, dialect: Dialect, m: Move) -> String {
+    variant.move_text(m, dialect)
+}
+
+/// The text of a move of a core kind; games write their own kinds' text (`Hooks::special_text`).
+pub fn core_move_text(rules: &Rules, dialect: Dialect, m: Move) -> String {
     let geo = rules.geometry();
     let sq = |s: Square| square_text(geo, dialect, s);
     let letter = |m: Move| {
@@ -202,12 +207,10 @@ pub fn move_text(rules: &Rules, dialect: Dialect, m: Move) -> String {
                 sq(m.to())
             )
         }
-        MoveKind::Normal
-        | MoveKind::EnPassant
-        | MoveKind::Castle
-        | MoveKind::Merge
-        | MoveKind::Nature => format!("{}{}", sq(m.from()), sq(m.to())),
-        MoveKind::Promotion | MoveKind::Switch | MoveKind::Teleport => {
+        MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castle => {
+            format!("{}{}", sq(m.from()), sq(m.to()))
+        }
+        MoveKind::Promotion | MoveKind::Transform => {
             format!("{}{}{}", sq(m.from()), sq(m.to()), letter(m))
         }
         MoveKind::Drop => format!("{}@{}", letter(m).to_ascii_uppercase(), sq(m.to())),
@@ -222,24 +225,11 @@ pub fn move_text(rules: &Rules, dialect: Dialect, m: Move) -> String {
             let mid = m.aux().unwrap_or(m.to());
             format!("{}{},{}{}", sq(m.from()), sq(mid), sq(mid), sq(m.to()))
         }
-        MoveKind::Explode => match dialect {
-            Dialect::Uci => format!("{}{}x", sq(m.from()), sq(m.to())),
-            Dialect::Cecp => format!(
-                "{}{}{}",
-                sq(m.from()),
-                sq(m.to()),
-                cecp_vanish_letter(rules)
-            ),
-        },
-        MoveKind::ShieldShift => format!("{}{}s", sq(m.from()), sq(m.to())),
-        MoveKind::AlsoPromote => {
-            let aux = m.aux().map_or(String::new(), sq);
-            format!("{}{}/{aux}{}", sq(m.from()), sq(m.to()), letter(m))
-        }
         MoveKind::Pass => match dialect {
             Dialect::Uci => "0000".to_string(),
             Dialect::Cecp => "@@@@".to_string(),
         },
+        MoveKind::Special(_) => format!("{m:?}"),
     }
 }
 
@@ -284,11 +274,10 @@ pub fn parse_move(
     }
     let mut moves = MoveList::new();
     variant.legal_moves(pos, &mut moves);
-    let rules = variant.rules();
     moves
         .iter()
         .copied()
-        .find(|&m| move_text(rules, dialect, m) == text)
+        .find(|&m| variant.move_text(m, dialect) == text)
         .ok_or_else(|| MoveError::Illegal(text.to_string()))
 }
 
@@ -379,7 +368,9 @@ pub fn parse_san(
     let candidates: Vec<Move> = moves
         .iter()
         .copied()
-        .filter(|m| m.to() == to && !matches!(m.kind(), MoveKind::Drop | MoveKind::Castle))
+        .filter(|m| {
+            m.to() == to && !matches!(m.kind(), MoveKind::Drop | MoveKind::Castle | MoveKind::Pass)
+        })
         .filter(|m| {
             let k = pos.piece_at(m.from()).kind();
             match piece {
@@ -391,25 +382,27 @@ pub fn parse_san(
             hint_file.is_none_or(|f| m.from().file() == f)
                 && hint_rank.is_none_or(|r| m.from().rank() == r)
         })
-        .filter(|m| match promo {
-            Some(c) => {
-                m.piece()
-                    .is_some_and(|k| piece_letter(rules, dialect, k) == c.to_ascii_uppercase())
-                    // XBoard writes an explosion as a promotion to the letter of no piece.
-                    || (dialect == Dialect::Cecp
-                        && m.kind() == MoveKind::Explode
-                        && c.to_ascii_lowercase() == cecp_vanish_letter(rules))
-            }
-            // Without a letter only a promotion with a single, fixed result is meant.
-            // An explosion and a teleport always carry their suffix; the bare text is the
-            // step.
-            None if matches!(m.kind(), MoveKind::Explode | MoveKind::Teleport) => false,
-            None => {
-                m.kind() != MoveKind::Promotion
-                    || rules.kinds[pos.piece_at(m.from()).kind().index()]
-                        .promotions
-                        .len()
-                        == 1
+        .filter(|m| {
+            // A promotion letter names the letter that ends the move's coordinate text: a
+            // promotion's piece, or a game's own suffix (XBoard writes an explosion as a
+            // promotion to the letter of no piece).
+            let suffix = variant
+                .move_text(*m, dialect)
+                .chars()
+                .last()
+                .filter(|c| c.is_ascii_alphabetic());
+            match promo {
+                Some(c) => suffix == Some(c.to_ascii_lowercase()),
+                // Without a letter only a move without a suffix is meant, or a promotion with a
+                // single, fixed result.
+                None => {
+                    suffix.is_none()
+                        || (m.kind() == MoveKind::Promotion
+                            && rules.kinds[pos.piece_at(m.from()).kind().index()]
+                                .promotions
+                                .len()
+                                == 1)
+                }
             }
         })
         .collect();
@@ -439,7 +432,7 @@ mod tests {
         let pos = chess.start_position();
         let m = |t: &str| {
             move_text(
-                chess.rules(),
+                chess,
                 Dialect::Uci,
                 parse_san(chess, &pos, Dialect::Uci, t).unwrap(),
             )
@@ -456,7 +449,7 @@ mod tests {
             .unwrap();
         let k = |t: &str| {
             move_text(
-                chess.rules(),
+                chess,
                 Dialect::Uci,
                 parse_san(chess, &kiwi, Dialect::Uci, t).unwrap(),
             )
@@ -468,7 +461,7 @@ mod tests {
         let promo = chess.parse_fen("8/1P4k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         assert_eq!(
             move_text(
-                chess.rules(),
+                chess,
                 Dialect::Uci,
                 parse_san(chess, &promo, Dialect::Uci, "b8=N").unwrap()
             ),
@@ -479,7 +472,7 @@ mod tests {
         let start = dv.start_position();
         assert_eq!(
             move_text(
-                dv.rules(),
+                dv,
                 Dialect::Uci,
                 parse_san(dv, &start, Dialect::Cecp, "f4").unwrap()
             ),
@@ -548,7 +541,7 @@ mod tests {
             .parse_fen("10/2K7/10/10/10/10/10/10/8k1/10 w - - 0 1")
             .unwrap();
         let uci = parse_move(dv, &pos, Dialect::Uci, "c9c10x").unwrap();
-        let cecp = move_text(rules, Dialect::Cecp, uci);
+        let cecp = move_text(dv, Dialect::Cecp, uci);
         assert_eq!(cecp, format!("c8c9{}", alias.to_ascii_lowercase()));
         assert_eq!(parse_move(dv, &pos, Dialect::Cecp, &cecp), Ok(uci));
         assert!(parse_move(dv, &pos, Dialect::Cecp, "c8c9x").is_err());

@@ -287,7 +287,7 @@ fn play_game(config: &MatchConfig, job: &Job) -> GameRecord {
     for &m in &job.opening {
         record
             .moves
-            .push((move_text(rules, Dialect::Uci, m), Some("book".into())));
+            .push((move_text(v, Dialect::Uci, m), Some("book".into())));
         game.play(m);
     }
     let mut clocks = specs.map(|s| match s.tc {
@@ -297,11 +297,11 @@ fn play_game(config: &MatchConfig, job: &Job) -> GameRecord {
     let mut texts: [Vec<String>; 2] = [
         job.opening
             .iter()
-            .map(|&m| move_text(rules, dialect(specs[0].proto), m))
+            .map(|&m| move_text(v, dialect(specs[0].proto), m))
             .collect(),
         job.opening
             .iter()
-            .map(|&m| move_text(rules, dialect(specs[1].proto), m))
+            .map(|&m| move_text(v, dialect(specs[1].proto), m))
             .collect(),
     ];
     let fens = [0, 1].map(|i| match specs[i].proto {
@@ -325,6 +325,17 @@ fn play_game(config: &MatchConfig, job: &Job) -> GameRecord {
             break;
         }
         let mover = game.position().turn();
+        if mover == Color::Neutral {
+            // A third party's ply: the referee plays it and both engines are told.
+            let m = third_party_move(config, &game);
+            record
+                .moves
+                .push((move_text(v, Dialect::Uci, m), Some("third party".into())));
+            texts[0].push(move_text(v, dialect(specs[0].proto), m));
+            texts[1].push(move_text(v, dialect(specs[1].proto), m));
+            game.play(m);
+            continue;
+        }
         let side = if mover == Color::Black { 1 } else { 0 };
         let spec = specs[side];
         let tc = spec.tc.expect("every engine has a time control");
@@ -413,9 +424,9 @@ fn play_game(config: &MatchConfig, job: &Job) -> GameRecord {
         };
         record
             .moves
-            .push((move_text(rules, Dialect::Uci, m), Some(comment)));
-        texts[0].push(move_text(rules, dialect(specs[0].proto), m));
-        texts[1].push(move_text(rules, dialect(specs[1].proto), m));
+            .push((move_text(v, Dialect::Uci, m), Some(comment)));
+        texts[0].push(move_text(v, dialect(specs[0].proto), m));
+        texts[1].push(move_text(v, dialect(specs[1].proto), m));
         game.play(m);
         let white_view = reply
             .score
@@ -432,6 +443,14 @@ fn play_game(config: &MatchConfig, job: &Job) -> GameRecord {
         p.quit();
     }
     record
+}
+
+/// The move of a third party (Chaos's Nature) whose ply comes up: a choice among its legal
+/// moves, seeded by the match seed and the position, so that it reproduces.
+fn third_party_move(config: &MatchConfig, game: &Game) -> Move {
+    let legal = game.legal_moves();
+    let mut rng = crate::core::rng::SplitMix(config.seed ^ game.position().hash());
+    legal.as_slice()[rng.below(legal.len())]
 }
 
 /// The adjudicated result, if the engines' scores call for one.

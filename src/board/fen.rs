@@ -6,15 +6,18 @@
 
 use super::position::{Position, PositionError};
 use super::state::{PieceFlags, PieceState, Reserve, Spell, SpellKind};
-use crate::core::{Bitboard, Color, Piece, Square, MAX_KINDS};
+use crate::core::{Bitboard, Color, Piece, PieceKind, Square};
 use crate::rules::Rules;
 use std::fmt;
 
 /// A parsed FEN, not yet checked against the rules of play.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
-    /// Pieces with their state and whether the FEN marks them as having moved (`{m}`).
+    /// Pieces with their state and whether the FEN marks them as having moved (`{m}`). A
+    /// spell's `left` is not known before the game ply is: `spell_ends` gives the ply it ends at.
     pub pieces: Vec<(Square, Piece, PieceState, bool)>,
+    /// The game ply at which each piece's spell ends, by square.
+    pub spell_ends: Vec<(Square, u16)>,
     /// Pieces in reserve.
     pub reserve: Reserve,
     /// Side to move.
@@ -27,8 +30,9 @@ pub struct Setup {
     pub halfmove: u16,
     /// Fullmove number.
     pub fullmove: u16,
-    /// Explicit game ply (seventh field), for turn schedules with third-party turns.
-    pub ply: Option<u16>,
+    /// A seventh field, which only games with a turn clock of their own have (Chaos's Nature
+    /// counter); their hooks read it.
+    pub turn_field: Option<String>,
 }
 
 /// What is wrong with a FEN.
@@ -38,6 +42,8 @@ pub enum FenError {
     Empty,
     /// More fields than the format has.
     TooManyFields(usize),
+    /// A seventh field in a game that has none, or one its game does not read.
+    BadTurnField(String),
     /// The board has a different number of ranks.
     RankCount { found: usize, expected: u8 },
     /// A rank (numbered as on the board, from 1) has the wrong width.
@@ -74,6 +80,8 @@ pub enum FenError {
         partner: &'static str,
         partner_from: Square,
     },
+    /// A spell that has already ended, or ends too far ahead (at most 255 plies).
+    SpellEnd { square: Square, end: u16, ply: u16 },
     /// A counter is not a number in range.
     BadNumber { field: &'static str, text: String },
     /// The setup breaks a rule of the game.
@@ -85,6 +93,7 @@ impl fmt::Display for FenError {
         match self {
             FenError::Empty => write!(f, "FEN is empty"),
             FenError::TooManyFields(n) => write!(f, "FEN has {n} fields, at most 7 are allowed"),
+            FenError::BadTurnField(t) => write!(f, "FEN seventh field '{t}' means nothing in this game"),
             FenError::RankCount { found, expected } => write!(f, "FEN has {found} ranks, the board has {expected}"),
             FenError::RankWidth { rank, found, expected } => write!(f, "FEN rank {rank} has {found} files, the board has {expected}"),
             FenError::UnknownPiece { letter, known } => write!(f, "FEN has piece letter '{letter}', which this variant does not have (it has {known})"),
@@ -93,7 +102,7 @@ impl fmt::Display for FenError {
             FenError::HoleMark(sq) => write!(f, "FEN marks {sq} as a hole, but it is a playable square"),
             FenError::BadState(s) => write!(f, "FEN piece state '{{{s}}}' does not parse"),
             FenError::BadReserve(s) => write!(f, "FEN reserve '[{s}]' does not parse"),
-            FenError::BadTurn(s) => write!(f, "FEN side to move is '{s}', expected w or b"),
+            FenError::BadTurn(s) => write!(f, "FEN side to move is '{s}', expected w or b (n only in games with a third party)"),
             FenError::BadCastling(s) => write!(f, "FEN castling field '{s}' does not parse"),
             FenError::BadEnPassant(s) => write!(f, "FEN en-passant field '{s}' is not '-' or squares"),
             FenError::EnPassantOffBoard(sq) => write!(f, "FEN en-passant square {sq} is off the board"),
@@ -101,6 +110,7 @@ impl fmt::Display for FenError {
                 f,
                 "FEN castling right '{right}' needs a {king} on {king_from} and a {partner} on {partner_from}"
             ),
+            FenError::SpellEnd { square, end, ply } => write!(f, "FEN spell on {square} ends at ply {end}, which must come after the game ply {ply} and within 255 plies"),
             FenError::BadNumber { field, text } => write!(f, "FEN {field} '{text}' is not a number in range"),
             FenError::Position(e) => write!(f, "FEN position is illegal: {e}"),
         }
@@ -115,28 +125,37 @@ impl From<PositionError> for FenError {
     }
 }
 
-fn parse_state(rules: &Rules, text: &str) -> Result<(PieceState, bool), FenError> {
+/// A piece's state from the text inside its braces, whether it is marked as moved, and the game
+/// ply its spell ends at (its `left` is set from the game ply later).
+fn parse_state(rules: &Rules, text: &str) -> Result<(PieceState, bool, Option<u16>), FenError> {
     let bad = || FenError::BadState(text.to_string());
     let mut st = PieceState::default();
     let mut moved = false;
+    let mut spell_end = None;
     for item in text.split(',').filter(|s| !s.is_empty()) {
         let mut chars = item.chars();
         let head = chars.next().ok_or_else(bad)?;
         let rest = chars.as_str();
         match head {
             'm' if rest.is_empty() => moved = true,
-            'c' => st.counter = rest.parse().map_err(|_| bad())?,
-            'g' => st.link = rest.parse().map_err(|_| bad())?,
+            'c' => st.counter = parse_small(rest).ok_or_else(bad)?,
+            'f' => st.counter2 = parse_small(rest).ok_or_else(bad)?,
+            'g' => st.link = parse_small(rest).ok_or_else(bad)?,
             's' => {
                 let mut sc = rest.chars();
-                let kind = sc.next().and_then(SpellKind::from_letter).ok_or_else(bad)?;
-                let expires = sc
+                let kind = sc
+                    .next()
+                    .and_then(|c| rules.spec.state.spells.iter().position(|&l| l == c))
+                    .map(|i| SpellKind(i as u8))
+                    .ok_or_else(bad)?;
+                let expires: u16 = sc
                     .as_str()
                     .strip_prefix('@')
                     .ok_or_else(bad)?
                     .parse()
                     .map_err(|_| bad())?;
-                st.spell = Some(Spell { kind, expires });
+                st.spell = Some(Spell { kind, left: 1 });
+                spell_end = Some(expires);
             }
             'a' => {
                 let (color, letter) = match rest.strip_prefix('_') {
@@ -159,20 +178,30 @@ fn parse_state(rules: &Rules, text: &str) -> Result<(PieceState, bool), FenError
                 st.attached = Piece::new(color, kind);
             }
             c if rest.is_empty() => {
-                let flag = PieceFlags::LETTERS
+                let bit = rules
+                    .spec
+                    .state
+                    .flags
                     .iter()
-                    .find(|(_, l)| *l == c)
-                    .ok_or_else(bad)?
-                    .0;
-                st.flags.insert(flag);
+                    .position(|&l| l == c)
+                    .ok_or_else(bad)?;
+                st.flags.insert(PieceFlags::bit(bit as u8));
             }
             _ => return Err(bad()),
         }
     }
-    Ok((st, moved))
+    Ok((st, moved, spell_end))
 }
 
-fn write_state(rules: &Rules, st: &PieceState, moved: bool) -> String {
+/// A counter's digits: at most three, no sign, at most 255.
+fn parse_small(text: &str) -> Option<u8> {
+    if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+fn write_state(rules: &Rules, st: &PieceState, moved: bool, ply: u16) -> String {
     let mut items: Vec<String> = Vec::new();
     if moved {
         items.push("m".into());
@@ -180,18 +209,28 @@ fn write_state(rules: &Rules, st: &PieceState, moved: bool) -> String {
     if st.counter != 0 {
         items.push(format!("c{}", st.counter));
     }
-    for (flag, l) in PieceFlags::LETTERS {
-        if st.flags.contains(flag) {
+    for (bit, l) in rules.spec.state.flags.iter().enumerate() {
+        if st.flags.contains(PieceFlags::bit(bit as u8)) {
             items.push(l.to_string());
         }
     }
     if let Some(sp) = st.spell {
-        items.push(format!("s{}@{}", sp.kind.letter(), sp.expires));
+        let letter = rules
+            .spec
+            .state
+            .spells
+            .get(sp.kind.0 as usize)
+            .copied()
+            .unwrap_or('?');
+        items.push(format!("s{letter}@{}", ply + sp.left as u16));
     }
     if st.attached.is_some() {
         let p = st.attached;
         let prefix = if p.color() == Color::Neutral { "_" } else { "" };
         items.push(format!("a{prefix}{}", rules.letter(p.kind(), p.color())));
+    }
+    if st.counter2 != 0 {
+        items.push(format!("f{}", st.counter2));
     }
     if st.link != 0 {
         items.push(format!("g{}", st.link));
@@ -272,6 +311,7 @@ impl Setup {
             });
         }
         let mut pieces = Vec::new();
+        let mut spell_ends = Vec::new();
         for (i, row) in rows.iter().enumerate() {
             let rank = geo.ranks() - 1 - i as u8;
             let mut file: usize = 0;
@@ -310,12 +350,12 @@ impl Setup {
                     continue;
                 }
                 let piece = parse_piece(rules, &mut chars)?;
-                let (state, moved) = if chars.peek() == Some(&'{') {
+                let (state, moved, spell_end) = if chars.peek() == Some(&'{') {
                     chars.next();
                     let body: String = chars.by_ref().take_while(|&c| c != '}').collect();
                     parse_state(rules, &body)?
                 } else {
-                    (PieceState::default(), false)
+                    (PieceState::default(), false, None)
                 };
                 if file >= geo.files() as usize {
                     return Err(width_err(
@@ -327,6 +367,9 @@ impl Setup {
                     return Err(FenError::NotAHole(sq));
                 }
                 pieces.push((sq, piece, state, moved));
+                if let Some(end) = spell_end {
+                    spell_ends.push((sq, end));
+                }
                 file += 1;
             }
             if file != geo.files() as usize {
@@ -348,7 +391,8 @@ impl Setup {
         let turn = match fields.get(1).copied().unwrap_or("w") {
             "w" => Color::White,
             "b" => Color::Black,
-            "n" if rules.spec.schedule.third_party_every.is_some() => Color::Neutral,
+            // Only a game with a third party accepts it (its turn hook says so).
+            "n" => Color::Neutral,
             other => return Err(FenError::BadTurn(other.to_string())),
         };
         let castling_text = fields.get(2).copied().unwrap_or("-");
@@ -381,16 +425,16 @@ impl Setup {
                 text: fullmove.to_string(),
             });
         }
-        let ply = fields.get(6).map(|t| parse_number("ply", t)).transpose()?;
         Ok(Setup {
             pieces,
+            spell_ends,
             reserve,
             turn,
             castling,
             ep,
             halfmove,
             fullmove,
-            ply,
+            turn_field: fields.get(6).map(|t| t.to_string()),
         })
     }
 }
@@ -404,13 +448,32 @@ fn parse_square_list(text: &str) -> Option<Vec<Square>> {
 }
 
 impl Position {
-    /// Builds a position from a setup, checking what every variant requires: castling rights that
-    /// match the pieces, a believable en-passant square, and the royal-piece rules of `rules`.
-    /// Variants add their own checks in `Variant::validate`.
+    /// Builds a position from a setup, checking what makes it a consistent board: castling rights
+    /// that match the pieces and a believable en-passant square. The rules of play (royal pieces,
+    /// check, a game's own state) are checked by the game's `validate` hook; the side to move and
+    /// a turn field are read by its turn hook.
     pub fn from_setup(rules: &Rules, setup: &Setup) -> Result<Position, FenError> {
         let mut pos = Position::empty();
-        for &(sq, piece, state, moved) in &setup.pieces {
+        let fullmove = setup.fullmove;
+        pos.set_fullmove(fullmove);
+        pos.set_ply(2 * (fullmove - 1) + u16::from(setup.turn == Color::Black));
+        for &(sq, piece, mut state, moved) in &setup.pieces {
             pos.put(piece, sq);
+            if let (Some(spell), Some(&(_, end))) = (
+                state.spell.as_mut(),
+                setup.spell_ends.iter().find(|(s, _)| *s == sq),
+            ) {
+                // In force while the game ply is below its end: it must end after this ply.
+                let left = end
+                    .checked_sub(pos.ply())
+                    .filter(|&n| (1..=u8::MAX as u16).contains(&n))
+                    .ok_or(FenError::SpellEnd {
+                        square: sq,
+                        end,
+                        ply: pos.ply(),
+                    })?;
+                spell.left = left as u8;
+            }
             pos.set_state(sq, state)?;
             // Castling kinds take their state from the castling field below.
             let castles = rules.castling_kinds.contains(piece.kind());
@@ -419,10 +482,10 @@ impl Position {
             }
         }
         for c in Color::ALL {
-            for k in 0..MAX_KINDS.min(rules.num_kinds()) {
-                let n = setup.reserve.0[c.index()][k];
+            for k in PieceKind::all(rules.num_kinds()) {
+                let n = setup.reserve.count(c, k);
                 if n > 0 {
-                    pos.set_reserve(c, crate::core::PieceKind(k as u8), n);
+                    pos.set_reserve(c, k, n);
                 }
             }
         }
@@ -466,26 +529,26 @@ impl Position {
                 pos.set_unmoved(sq, false);
             }
         }
-        let ply = setup
-            .ply
-            .unwrap_or(2 * (setup.fullmove - 1) + (setup.turn == Color::Black) as u16);
-        pos.set_turn(rules, setup.turn, ply);
+        pos.set_turn(setup.turn);
         pos.set_halfmove(setup.halfmove);
-        if !setup.ep.is_empty() {
-            set_ep_from_fen(rules, &mut pos, &setup.ep)?;
-        }
-        // The empty position's hash knew nothing of the rules (the schedule's phase key).
-        pos.hash = pos.compute_hash(rules);
-        crate::movegen::validate_basic(rules, &pos)?;
         Ok(pos)
     }
 
-    /// Parses and checks a FEN.
-    pub fn from_fen(rules: &Rules, fen: &str) -> Result<Position, FenError> {
-        Position::from_setup(rules, &Setup::parse(rules, fen)?)
+    /// Sets en passant from FEN squares, for `mover` to capture: they must be empty and lie in a
+    /// line directly behind a piece of the other player that takes part in en passant, which is
+    /// the victim. A target no piece of `mover` could capture onto is dropped, as a move would not
+    /// have set it either.
+    pub fn set_ep_from_fen(
+        &mut self,
+        rules: &Rules,
+        targets: &[Square],
+        mover: Color,
+    ) -> Result<(), FenError> {
+        set_ep_from_fen(rules, self, targets, mover)
     }
 
-    /// Writes the FEN of this position.
+    /// Writes the first six fields of the FEN of this position; a game with a turn field of its
+    /// own adds the seventh (`Variant::fen`).
     pub fn to_fen(&self, rules: &Rules) -> String {
         let geo = rules.geometry();
         let mut out = String::new();
@@ -513,7 +576,7 @@ impl Position {
                 let moved = rules.tracks_moved.contains(p.kind())
                     && !rules.castling_kinds.contains(p.kind())
                     && !self.unmoved().contains(sq);
-                out += &write_state(rules, &self.state(sq), moved);
+                out += &write_state(rules, &self.state(sq), moved, self.ply());
             }
             if empty > 0 {
                 out += &empty.to_string();
@@ -525,12 +588,12 @@ impl Position {
         if !self.reserve().is_empty() {
             out.push('[');
             for c in Color::ALL {
-                for (k, &n) in self.reserve().0[c.index()].iter().enumerate() {
-                    for _ in 0..n {
+                for k in PieceKind::all(rules.num_kinds()) {
+                    for _ in 0..self.reserve().count(c, k) {
                         if c == Color::Neutral {
                             out.push('_');
                         }
-                        out.push(rules.letter(crate::core::PieceKind(k as u8), c));
+                        out.push(rules.letter(k, c));
                     }
                 }
             }
@@ -566,9 +629,6 @@ impl Position {
             }
         }
         out += &format!(" {} {}", self.halfmove_clock(), self.fullmove());
-        if rules.spec.schedule.third_party_every.is_some() {
-            out += &format!(" {}", self.ply());
-        }
         out
     }
 }
@@ -576,8 +636,12 @@ impl Position {
 /// Sets en passant from FEN squares: they must be empty, lie in a line directly behind an enemy
 /// piece that takes part in en passant, and the victim is that piece. A target no piece of the side
 /// to move could capture onto is dropped, as a move would not have set it either.
-fn set_ep_from_fen(rules: &Rules, pos: &mut Position, targets: &[Square]) -> Result<(), FenError> {
-    let mover = pos.turn();
+fn set_ep_from_fen(
+    rules: &Rules,
+    pos: &mut Position,
+    targets: &[Square],
+    mover: Color,
+) -> Result<(), FenError> {
     let pusher = mover.opponent();
     let forward: i8 = if pusher == Color::Black { -1 } else { 1 };
     let far = if forward > 0 {

@@ -1,12 +1,13 @@
 //! The position shared by every variant, its text form (FEN), and the standard way to make a move.
 
 pub mod fen;
-mod make;
+pub mod make;
 mod position;
 pub mod state;
 pub mod zobrist;
 
 pub use fen::{FenError, Setup};
+pub use make::Effects;
 pub use position::{Position, PositionError};
 pub use state::{PieceFlags, PieceState, Reserve, Spell, SpellKind, StateTable};
 

@@ -2,10 +2,10 @@
 //! counters of the game. It does not hold its rules: functions that need them take `&Rules`, so a
 //! position stays plain data, cheap to copy (copy-make) and `Send` for parallel perft.
 
-use super::state::{PieceState, Reserve, StateTable};
+use super::state::{PieceState, Reserve, Spell, StateTable};
 use super::zobrist;
 use crate::core::{Bitboard, Color, Piece, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
-use crate::rules::{Rules, TurnSchedule};
+use crate::rules::Rules;
 use std::fmt;
 
 /// A position of any supported game.
@@ -18,7 +18,10 @@ pub struct Position {
     pub(crate) ep_targets: Bitboard,
     pub(crate) ep_victim: Option<Square>,
     pub(crate) turn: Color,
+    /// A game's own turn clock (Chaos's Nature counter), read by its turn hook; 0 elsewhere.
+    pub(crate) turn_state: u8,
     pub(crate) halfmove: u16,
+    pub(crate) fullmove: u16,
     pub(crate) ply: u16,
     pub(crate) hash: u64,
     pub(crate) states: StateTable,
@@ -61,43 +64,6 @@ impl fmt::Display for PositionError {
     }
 }
 
-impl TurnSchedule {
-    /// Who moves at game ply `ply` (0 is the first ply).
-    pub fn turn_at(&self, ply: u16) -> Color {
-        match self.third_party_every {
-            None => {
-                if ply % 2 == 0 {
-                    Color::White
-                } else {
-                    Color::Black
-                }
-            }
-            Some(n) => {
-                let period = n + 1;
-                if ply % period == n {
-                    Color::Neutral
-                } else {
-                    let player_plies = ply - ply / period;
-                    if player_plies % 2 == 0 {
-                        Color::White
-                    } else {
-                        Color::Black
-                    }
-                }
-            }
-        }
-    }
-
-    /// The part of the hash that depends on where in the schedule the game is.
-    pub fn phase_key(&self, ply: u16) -> u64 {
-        match self.third_party_every {
-            None => 0,
-            // How soon Nature moves; who moves is hashed on its own.
-            Some(n) => zobrist::phase(ply % (n + 1)),
-        }
-    }
-}
-
 impl Position {
     /// An empty board with White to move at ply 0.
     pub fn empty() -> Position {
@@ -109,7 +75,9 @@ impl Position {
             ep_targets: Bitboard::EMPTY,
             ep_victim: None,
             turn: Color::White,
+            turn_state: 0,
             halfmove: 0,
+            fullmove: 1,
             ply: 0,
             hash: 0,
             states: StateTable::default(),
@@ -163,15 +131,24 @@ impl Position {
         self.halfmove
     }
 
-    /// Plies played since the start of the game (as far as the FEN tells).
+    /// The players' plies played since the start of the game (as far as the FEN tells:
+    /// `2 * (fullmove - 1)`, plus one with Black to move); a third party's plies do not count.
+    /// Spells end at a game ply.
     #[inline]
     pub fn ply(&self) -> u16 {
         self.ply
     }
 
     /// The move number of FEN: starts at 1 and grows after each Black move.
+    #[inline]
     pub fn fullmove(&self) -> u16 {
-        self.ply / 2 + 1
+        self.fullmove
+    }
+
+    /// The game's own turn clock (0 in games whose turns simply alternate).
+    #[inline]
+    pub fn turn_state(&self) -> u8 {
+        self.turn_state
     }
 
     /// Zobrist hash of everything that makes positions differ.
@@ -216,9 +193,15 @@ impl Position {
     /// Squares of `color`'s royal pieces.
     #[inline]
     pub fn royals(&self, rules: &Rules, color: Color) -> Bitboard {
+        self.kinds_bb(rules.royal) & self.color_bb(color)
+    }
+
+    /// Squares of pieces of any of `kinds`, any colour.
+    #[inline]
+    pub fn kinds_bb(&self, kinds: crate::core::KindSet) -> Bitboard {
         let mut bb = Bitboard::EMPTY;
-        for k in rules.royal.iter() {
-            bb |= self.pieces(color, k);
+        for k in kinds {
+            bb |= self.by_kind[k.index()];
         }
         bb
     }
@@ -270,16 +253,35 @@ impl Position {
         Ok(())
     }
 
+    /// Changes the state of the piece on `sq` with `change`. A piece that moves keeps its
+    /// state's slot, so only a piece that had none can find the table full.
+    pub fn update_state(
+        &mut self,
+        sq: Square,
+        change: impl FnOnce(&mut PieceState),
+    ) -> Result<(), PositionError> {
+        let mut state = self.states.get(sq);
+        change(&mut state);
+        self.set_state(sq, state)
+    }
+
     /// Removes and returns the state on `sq`.
     pub fn take_state(&mut self, sq: Square) -> PieceState {
         let old = self.states.get(sq);
         if !old.is_default() {
-            self.states
-                .set(sq, PieceState::default())
-                .expect("removing never overflows");
+            self.states.remove(sq);
             self.hash ^= zobrist::state(sq, old.pack());
         }
         old
+    }
+
+    /// Moves the state of the piece on `from` to `to` (where the piece now stands).
+    pub fn move_state(&mut self, from: Square, to: Square) {
+        let state = self.take_state(from);
+        if !state.is_default() {
+            // The slot freed on `from` takes it, so the table cannot be full.
+            let _ = self.set_state(to, state);
+        }
     }
 
     /// Sets the number of `kind` that `color` holds in reserve.
@@ -302,13 +304,47 @@ impl Position {
         }
     }
 
-    /// Sets the side to move and game ply (the hash of the schedule phase follows).
-    pub fn set_turn(&mut self, rules: &Rules, turn: Color, ply: u16) {
-        let sched = rules.spec.schedule;
-        self.hash ^= zobrist::turn(self.turn) ^ sched.phase_key(self.ply);
+    /// Sets the side to move.
+    pub fn set_turn(&mut self, turn: Color) {
+        self.hash ^= zobrist::turn(self.turn) ^ zobrist::turn(turn);
         self.turn = turn;
+    }
+
+    /// Sets the game's own turn clock.
+    pub fn set_turn_state(&mut self, state: u8) {
+        self.hash ^= zobrist::turn_state(self.turn_state) ^ zobrist::turn_state(state);
+        self.turn_state = state;
+    }
+
+    /// Sets the game ply (FEN reading).
+    pub fn set_ply(&mut self, ply: u16) {
         self.ply = ply;
-        self.hash ^= zobrist::turn(turn) ^ sched.phase_key(ply);
+    }
+
+    /// Counts one more of the players' plies: the game ply grows, and every spell has one ply
+    /// less to run (those that end are removed).
+    pub fn advance_ply(&mut self) {
+        self.ply = self.ply.saturating_add(1);
+        if self.states.is_empty() {
+            return;
+        }
+        for (sq, st) in self.states.clone().iter() {
+            let Some(spell) = st.spell else {
+                continue;
+            };
+            let mut now = st;
+            now.spell = (spell.left > 1).then_some(Spell {
+                left: spell.left - 1,
+                ..spell
+            });
+            // The entry is replaced or removed, so the table cannot be full.
+            let _ = self.set_state(sq, now);
+        }
+    }
+
+    /// Sets the fullmove number of FEN.
+    pub fn set_fullmove(&mut self, n: u16) {
+        self.fullmove = n;
     }
 
     /// Sets the halfmove clock (not part of the hash).
@@ -317,8 +353,8 @@ impl Position {
     }
 
     /// The hash computed from scratch; equals `hash()` whenever the position is consistent.
-    pub fn compute_hash(&self, rules: &Rules) -> u64 {
-        let mut h = zobrist::turn(self.turn) ^ rules.spec.schedule.phase_key(self.ply);
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = zobrist::turn(self.turn) ^ zobrist::turn_state(self.turn_state);
         for sq in self.occupied() {
             h ^= zobrist::piece(self.mailbox[sq.index()], sq);
         }
@@ -350,37 +386,5 @@ impl fmt::Debug for Position {
             self.hash,
             self.occupied()
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn schedule_without_third_party_alternates() {
-        let s = TurnSchedule::default();
-        assert_eq!(
-            (0..4).map(|p| s.turn_at(p)).collect::<Vec<_>>(),
-            [Color::White, Color::Black, Color::White, Color::Black]
-        );
-    }
-
-    #[test]
-    fn nature_moves_every_fifth_ply() {
-        // Four player plies, then Nature, then the players carry on where they left off.
-        let s = TurnSchedule {
-            third_party_every: Some(4),
-        };
-        let turns: Vec<_> = (0..10).map(|p| s.turn_at(p)).collect();
-        use Color::*;
-        assert_eq!(
-            turns,
-            [White, Black, White, Black, Neutral, White, Black, White, Black, Neutral]
-        );
-        // The phase key tells apart plies at which the same side is to move but Nature comes sooner.
-        assert_eq!(s.turn_at(0), s.turn_at(2));
-        assert_ne!(s.phase_key(0), s.phase_key(2));
-        assert_eq!(s.phase_key(0), s.phase_key(5));
     }
 }

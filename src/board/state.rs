@@ -4,26 +4,19 @@
 //! Most pieces carry no state, so the table is sparse: an entry exists only for a piece whose state
 //! differs from the default. It has a fixed capacity so that copying a position never allocates.
 
-use crate::core::{Piece, PieceKind, Square, MAX_KINDS};
+use crate::core::{Color, Piece, PieceKind, Square, MAX_KINDS};
 
-/// Flags of one piece.
+/// Flags of one piece. Each game names its flags (`rules::StateSpec::flags` gives their FEN
+/// letters): a Schizophrenic King's used teleport, an Afterlife Warrior that captured during its
+/// stay in the World.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct PieceFlags(pub u8);
 
 impl PieceFlags {
-    /// The piece is a promoted one.
-    pub const PROMOTED: PieceFlags = PieceFlags(1);
-    /// Its one-time teleport has been used.
-    pub const TELEPORT_USED: PieceFlags = PieceFlags(2);
-    /// It was captured during the current passage (Afterlife).
-    pub const CAPTURED_IN_PASSAGE: PieceFlags = PieceFlags(4);
-
-    /// Names and FEN letters of the flags, in bit order.
-    pub const LETTERS: [(PieceFlags, char); 3] = [
-        (PieceFlags::PROMOTED, 'p'),
-        (PieceFlags::TELEPORT_USED, 't'),
-        (PieceFlags::CAPTURED_IN_PASSAGE, 'x'),
-    ];
+    /// The flag with bit number `i` (its FEN letter is `StateSpec::flags[i]`).
+    pub const fn bit(i: u8) -> PieceFlags {
+        PieceFlags(1 << i)
+    }
 
     /// Whether all flags of `other` are set.
     pub fn contains(self, other: PieceFlags) -> bool {
@@ -34,54 +27,36 @@ impl PieceFlags {
     pub fn insert(&mut self, other: PieceFlags) {
         self.0 |= other.0;
     }
+
+    /// Clears the flags of `other`.
+    pub fn remove(&mut self, other: PieceFlags) {
+        self.0 &= !other.0;
+    }
 }
 
-/// What a timed spell does.
+/// What a timed spell does: a number a game names (`rules::StateSpec::spells` gives the FEN
+/// letters, by number).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum SpellKind {
-    /// The piece may not move (dazzled).
-    Dazzled = 1,
-    /// The piece may not be captured.
-    Invulnerable = 2,
-    /// The piece must move on its side's next turn.
-    MustMove = 3,
-}
+pub struct SpellKind(pub u8);
 
-impl SpellKind {
-    /// FEN letter.
-    pub fn letter(self) -> char {
-        match self {
-            SpellKind::Dazzled => 'd',
-            SpellKind::Invulnerable => 'i',
-            SpellKind::MustMove => 'h',
-        }
-    }
-
-    /// From its FEN letter.
-    pub fn from_letter(c: char) -> Option<SpellKind> {
-        Some(match c {
-            'd' => SpellKind::Dazzled,
-            'i' => SpellKind::Invulnerable,
-            'h' => SpellKind::MustMove,
-            _ => return None,
-        })
-    }
-}
-
-/// A spell on a piece, in force until the game reaches ply `expires`.
+/// A spell on a piece: in force in this position and for `left - 1` more of the players' plies.
+/// The position counts it down as plies are played and removes it when it ends, so equal
+/// positions reached at different plies are equal. FEN writes the game ply it ends at.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Spell {
     /// What it does.
     pub kind: SpellKind,
-    /// The ply at which it ends.
-    pub expires: u16,
+    /// Positions it is still in force in, this one included (at least 1).
+    pub left: u8,
 }
 
 /// State of one piece.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PieceState {
-    /// A counter (Bobber range, Existentialist cycle or hibernation).
+    /// A counter (a Bobber's moves, an Existentialist's steps).
     pub counter: u8,
+    /// A second counter (an Archer's fire streak).
+    pub counter2: u8,
     /// Flags.
     pub flags: PieceFlags,
     /// A timed spell, if any.
@@ -96,6 +71,7 @@ impl Default for PieceState {
     fn default() -> Self {
         PieceState {
             counter: 0,
+            counter2: 0,
             flags: PieceFlags::default(),
             spell: None,
             attached: Piece::NONE,
@@ -112,15 +88,16 @@ impl PieceState {
 
     /// The state as 64 bits, for hashing.
     pub fn pack(&self) -> u64 {
-        let (sk, exp) = self
+        let (sk, left) = self
             .spell
-            .map_or((0, 0), |s| (s.kind as u64, s.expires as u64));
+            .map_or((0, 0), |s| (1 + s.kind.0 as u64, s.left as u64));
         self.counter as u64
             | (self.flags.0 as u64) << 8
             | sk << 16
-            | exp << 24
+            | left << 24
             | (self.attached.to_u8() as u64) << 40
             | (self.link as u64) << 48
+            | (self.counter2 as u64) << 56
     }
 }
 
@@ -203,24 +180,36 @@ impl StateTable {
         }
     }
 
+    /// Removes the entry on `sq`, if any.
+    pub fn remove(&mut self, sq: Square) {
+        let _ = self.set(sq, PieceState::default());
+    }
+
     /// Entries, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (Square, PieceState)> + '_ {
         (0..self.len as usize).map(|i| (Square::from_index(self.squares[i]), self.states[i]))
     }
 }
 
-/// Pieces held off the board, per side and kind (returned pieces, pieces in hand).
+/// Pieces held off the board, per side and kind (returned pieces, a third party's pool).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Reserve(pub [[u8; MAX_KINDS]; 3]);
 
 impl Reserve {
     /// How many of `kind` `color` holds.
-    pub fn count(&self, color: crate::core::Color, kind: PieceKind) -> u8 {
+    pub fn count(&self, color: Color, kind: PieceKind) -> u8 {
         self.0[color.index()][kind.index()]
     }
 
     /// Whether nobody holds anything.
+    #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|r| r.iter().all(|&n| n == 0))
+        *self == Reserve::default()
+    }
+
+    /// Whether `color` holds nothing.
+    #[inline]
+    pub fn is_empty_for(&self, color: Color) -> bool {
+        self.0[color.index()] == [0; MAX_KINDS]
     }
 }

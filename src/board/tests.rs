@@ -1,26 +1,78 @@
 //! The state no variant uses yet, built by hand: three colours, counters, flags, spells,
-//! attachments, multi-square pieces, holes, the reserve and a turn schedule with a third party.
-//! Each must change the hash, survive a FEN round trip, and travel with its piece.
+//! attachments, multi-square pieces, holes, the reserve and turns decided by a clock of the
+//! game's own with a third party. Each must change the hash, survive a FEN round trip, and travel
+//! with its piece. The test game is written as hooks on the shared pipeline, as a real game is.
 
 use super::*;
 use crate::core::{Bitboard, Color, Geometry, Move, Piece, PieceKind, Square};
-use crate::rules::{PieceSpec, RuleSpec, Rules, TurnSchedule};
+use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
+use crate::variants::{Hooks, Pipeline, Variant};
 
 fn sq(s: &str) -> Square {
     Square::parse(s).unwrap()
 }
 
-/// A 10x10 test game with a hole on j10, a neutral third party every 4 plies, and pieces that
-/// move like FIDE ones.
-fn rules() -> Rules {
+/// Player plies between two turns of the third party.
+const PLAYER_PLIES: u8 = 4;
+
+/// A 10x10 test game with a hole on j10, a neutral third party after every four player plies,
+/// and pieces that move like FIDE ones.
+struct StateGame {
+    rules: Rules,
+}
+
+impl Hooks for StateGame {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The turn clock counts player plies; at `PLAYER_PLIES` the third party moves, then the
+    /// player who did not move last.
+    fn next_turn(&self, before: &Position, _m: Move, after: &mut Position) {
+        let clock = before.turn_state();
+        if before.turn() == Color::Neutral {
+            after.set_turn_state(0);
+            // Who moved last is whoever does not move next: White after an even number.
+            after.set_turn(Color::White);
+            return;
+        }
+        let clock = clock + 1;
+        if clock == PLAYER_PLIES {
+            after.set_turn_state(clock);
+            after.set_turn(Color::Neutral);
+        } else {
+            after.set_turn_state(clock);
+            after.set_turn(before.turn().opponent());
+        }
+    }
+
+    fn point_of_view(&self, pos: &Position) -> Color {
+        match pos.turn() {
+            Color::Neutral => Color::White,
+            c => c,
+        }
+    }
+
+    fn read_turn(&self, setup: &Setup, pos: &mut Position) -> Result<(), FenError> {
+        let text = setup.turn_field.clone().unwrap_or_default();
+        let clock: u8 = text.parse().map_err(|_| FenError::BadTurnField(text))?;
+        pos.set_turn_state(clock);
+        Ok(())
+    }
+
+    fn write_turn(&self, pos: &Position) -> Option<String> {
+        Some(pos.turn_state().to_string())
+    }
+}
+
+fn game() -> Pipeline<StateGame> {
     let geometry = Geometry::rectangle(10, 10)
         .unwrap()
         .with_holes(Bitboard::from_square(sq("j10")))
         .unwrap();
-    Rules::compile(RuleSpec {
+    let rules = Rules::compile(RuleSpec {
         name: "state-test",
         description: "hand-built state",
-        geometry,
         pieces: vec![
             PieceSpec {
                 royal: true,
@@ -38,15 +90,19 @@ fn rules() -> Rules {
         ],
         start_fen: "4k4*/10/10/10/10/10/10/10/10/4K5 w - - 0 1 0",
         castling: Vec::new(),
-        promotion_ranks: Vec::new(),
+        promotion_zone: RuleSpec::zone_from_ranks(&geometry, &[]),
+        drop_zone: RuleSpec::whole_board(&geometry),
         fifty_move_plies: 100,
         repetition_count: 3,
-        schedule: TurnSchedule {
-            third_party_every: Some(4),
+        state: StateSpec {
+            flags: &['p', 't'],
+            spells: &['d'],
         },
         xboard_builtin: None,
+        geometry,
     })
-    .unwrap()
+    .unwrap();
+    Pipeline(StateGame { rules })
 }
 
 const K: PieceKind = PieceKind(0);
@@ -54,40 +110,48 @@ const R: PieceKind = PieceKind(1);
 const O: PieceKind = PieceKind(2);
 const A: PieceKind = PieceKind(3);
 
-fn base(rules: &Rules) -> Position {
-    Position::from_fen(rules, "4k4*/10/10/10/10/10/10/10/2O7/4K2R2 w - - 0 1 0").unwrap()
+/// The flag written `t`.
+const FLAG_T: PieceFlags = PieceFlags::bit(1);
+/// The flag written `p`.
+const FLAG_P: PieceFlags = PieceFlags::bit(0);
+/// The spell written `d`.
+const DAZZLED: SpellKind = SpellKind(0);
+
+fn base(g: &Pipeline<StateGame>) -> Position {
+    g.parse_fen("4k4*/10/10/10/10/10/10/10/2O7/4K2R2 w - - 0 1 0")
+        .unwrap()
 }
 
-fn assert_consistent(rules: &Rules, pos: &Position) {
+fn assert_consistent(g: &Pipeline<StateGame>, pos: &Position) {
     assert_eq!(
         pos.hash(),
-        pos.compute_hash(rules),
+        pos.compute_hash(),
         "incremental hash differs from a fresh one"
     );
-    let fen = pos.to_fen(rules);
-    let back = Position::from_fen(rules, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let fen = g.fen(pos);
+    let back = g.parse_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     assert_eq!(&back, pos, "FEN round trip of {fen}");
-    assert_eq!(back.to_fen(rules), fen);
+    assert_eq!(g.fen(&back), fen);
 }
 
 /// Applies `change` to the base position and checks the hash moved and everything stays consistent.
-fn check_state_kind(change: impl Fn(&Rules, &mut Position)) -> String {
-    let rules = rules();
-    let plain = base(&rules);
+fn check_state_kind(change: impl Fn(&mut Position)) -> String {
+    let g = game();
+    let plain = base(&g);
     let mut changed = plain.clone();
-    change(&rules, &mut changed);
+    change(&mut changed);
     assert_ne!(
         plain.hash(),
         changed.hash(),
         "the change must alter the hash"
     );
-    assert_consistent(&rules, &changed);
-    changed.to_fen(&rules)
+    assert_consistent(&g, &changed);
+    g.fen(&changed)
 }
 
 #[test]
 fn counter() {
-    let fen = check_state_kind(|_, p| {
+    let fen = check_state_kind(|p| {
         p.set_state(
             sq("c2"),
             PieceState {
@@ -98,10 +162,10 @@ fn counter() {
         .unwrap()
     });
     assert!(fen.contains("O{c3}"), "{fen}");
-    // Two counters that differ give different positions.
-    let rules = rules();
-    let mut a = base(&rules);
-    let mut b = base(&rules);
+    // Two counters that differ give different positions, and so do the second counters.
+    let g = game();
+    let mut a = base(&g);
+    let mut b = base(&g);
     a.set_state(
         sq("c2"),
         PieceState {
@@ -119,14 +183,26 @@ fn counter() {
     )
     .unwrap();
     assert_ne!(a.hash(), b.hash());
+    let fen = check_state_kind(|p| {
+        p.set_state(
+            sq("c2"),
+            PieceState {
+                counter: 3,
+                counter2: 2,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+    });
+    assert!(fen.contains("O{c3,f2}"), "{fen}");
 }
 
 #[test]
 fn flags() {
     let mut flags = PieceFlags::default();
-    flags.insert(PieceFlags::TELEPORT_USED);
-    flags.insert(PieceFlags::PROMOTED);
-    let fen = check_state_kind(|_, p| {
+    flags.insert(FLAG_T);
+    flags.insert(FLAG_P);
+    let fen = check_state_kind(|p| {
         p.set_state(
             sq("e1"),
             PieceState {
@@ -142,10 +218,10 @@ fn flags() {
 #[test]
 fn timed_spell() {
     let spell = Some(Spell {
-        kind: SpellKind::Dazzled,
-        expires: 40,
+        kind: DAZZLED,
+        left: 40,
     });
-    let fen = check_state_kind(|_, p| {
+    let fen = check_state_kind(|p| {
         p.set_state(
             sq("h1"),
             PieceState {
@@ -157,20 +233,20 @@ fn timed_spell() {
     });
     assert!(fen.contains("R{sd@40}"), "{fen}");
     // The same spell with another expiry is another position.
-    let rules = rules();
-    let mut a = base(&rules);
+    let g = game();
+    let mut a = base(&g);
     a.set_state(
         sq("h1"),
         PieceState {
             spell: Some(Spell {
-                kind: SpellKind::Dazzled,
-                expires: 41,
+                kind: DAZZLED,
+                left: 41,
             }),
             ..Default::default()
         },
     )
     .unwrap();
-    let mut b = base(&rules);
+    let mut b = base(&g);
     b.set_state(
         sq("h1"),
         PieceState {
@@ -183,8 +259,33 @@ fn timed_spell() {
 }
 
 #[test]
+fn spells_end_and_equal_positions_hash_equal() {
+    let g = game();
+    // A spell in force for one more ply: after White's move it has ended and is gone, so the
+    // position equals the same one reached without a spell.
+    let with = g
+        .parse_fen("4k4*/10/10/10/10/10/10/10/2O7/4K2R{sd@1}2 w - - 0 1 0")
+        .unwrap();
+    let without = base(&g);
+    let m = crate::notation::parse_move(&g, &with, crate::notation::Dialect::Uci, "e1d1").unwrap();
+    let (a, b) = (g.play(&with, m), g.play(&without, m));
+    assert!(a.state(sq("h1")).spell.is_none(), "the spell ended");
+    assert_eq!(a, b);
+    assert_eq!(a.hash(), b.hash());
+    // A spell is hashed by the plies it has left: the same spell one ply later, ending one ply
+    // later, is the same position.
+    let early = g
+        .parse_fen("4k4*/10/10/10/10/10/10/10/2O7/4K2R{sd@3}2 w - - 0 2 0")
+        .unwrap();
+    let late = g
+        .parse_fen("4k4*/10/10/10/10/10/10/10/2O7/4K2R{sd@5}2 w - - 0 3 0")
+        .unwrap();
+    assert_eq!(early.hash(), late.hash());
+}
+
+#[test]
 fn attachment() {
-    let fen = check_state_kind(|_, p| {
+    let fen = check_state_kind(|p| {
         p.set_state(
             sq("h1"),
             PieceState {
@@ -199,7 +300,7 @@ fn attachment() {
 
 #[test]
 fn multi_square_piece() {
-    let fen = check_state_kind(|_, p| {
+    let fen = check_state_kind(|p| {
         for s in ["d5", "e5", "f5"] {
             p.put(Piece::new(Color::Black, PieceKind(4)), sq(s));
             p.set_state(
@@ -217,7 +318,7 @@ fn multi_square_piece() {
 
 #[test]
 fn neutral_pieces_and_reserve() {
-    let fen = check_state_kind(|_, p| {
+    let fen = check_state_kind(|p| {
         p.put(Piece::new(Color::Neutral, R), sq("e5"));
         p.set_reserve(Color::White, R, 2);
         p.set_reserve(Color::Neutral, O, 1);
@@ -229,103 +330,112 @@ fn neutral_pieces_and_reserve() {
 #[test]
 fn unmoved_flag_of_tracked_pieces() {
     // Squires track whether they moved; written without state they have not.
-    let rules = rules();
-    let fresh =
-        Position::from_fen(&rules, "4k4*/10/10/10/10/10/10/10/10/4K3S1 w - - 0 1 0").unwrap();
+    let g = game();
+    let fresh = g
+        .parse_fen("4k4*/10/10/10/10/10/10/10/10/4K3S1 w - - 0 1 0")
+        .unwrap();
     assert!(fresh.unmoved().contains(sq("i1")));
-    let moved =
-        Position::from_fen(&rules, "4k4*/10/10/10/10/10/10/10/10/4K3S{m}1 w - - 0 1 0").unwrap();
+    let moved = g
+        .parse_fen("4k4*/10/10/10/10/10/10/10/10/4K3S{m}1 w - - 0 1 0")
+        .unwrap();
     assert!(!moved.unmoved().contains(sq("i1")));
     assert_ne!(fresh.hash(), moved.hash());
-    assert_consistent(&rules, &fresh);
-    assert_consistent(&rules, &moved);
+    assert_consistent(&g, &fresh);
+    assert_consistent(&g, &moved);
 }
 
 #[test]
-fn turn_schedule_with_third_party() {
-    let rules = rules();
-    let mut pos = base(&rules);
+fn turns_from_the_games_own_clock() {
+    let g = game();
+    let mut pos = base(&g);
     let mut seen = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..6 {
         seen.push(pos.turn());
-        assert_consistent(&rules, &pos);
-        if pos.turn() == Color::Neutral {
-            pos.apply(&rules, Move::pass());
-            continue;
-        }
-        // Shuffle the rook between h1 and h2 (White) or the king (Black).
-        let (from, to) = if pos.turn() == Color::White {
-            if pos.piece_at(sq("h1")).is_some() {
-                (sq("h1"), sq("h2"))
-            } else {
-                (sq("h2"), sq("h1"))
-            }
-        } else if pos.piece_at(sq("e10")).is_some() {
-            (sq("e10"), sq("e9"))
+        assert_consistent(&g, &pos);
+        let m = if pos.turn() == Color::Neutral {
+            Move::pass()
         } else {
-            (sq("e9"), sq("e10"))
+            // Shuffle the rook between h1 and h2 (White) or the king (Black).
+            let (from, to) = if pos.turn() == Color::White {
+                if pos.piece_at(sq("h1")).is_some() {
+                    (sq("h1"), sq("h2"))
+                } else {
+                    (sq("h2"), sq("h1"))
+                }
+            } else if pos.piece_at(sq("e10")).is_some() {
+                (sq("e10"), sq("e9"))
+            } else {
+                (sq("e9"), sq("e10"))
+            };
+            Move::normal(from, to)
         };
-        pos.apply(&rules, Move::normal(from, to));
+        pos = g.play(&pos, m);
     }
+    use Color::*;
+    assert_eq!(seen, [White, Black, White, Black, Neutral, White]);
+    assert_eq!(pos.turn(), Black);
     assert_eq!(
-        seen,
-        [
-            Color::White,
-            Color::Black,
-            Color::White,
-            Color::Black,
-            Color::Neutral
-        ]
+        pos.fullmove(),
+        3,
+        "the third party's ply is no move of a player"
     );
-    assert_eq!(pos.turn(), Color::White);
     assert!(
-        pos.to_fen(&rules).ends_with(" 5"),
-        "the ply is written for schedules with a third party"
+        g.fen(&pos).ends_with(" 1"),
+        "the clock is the seventh field"
     );
-    assert_consistent(&rules, &pos);
+    assert_consistent(&g, &pos);
+    // The same board with another clock is another position.
+    let other = g.parse_fen(&g.fen(&pos).replace(" 1", " 2")).unwrap();
+    assert_ne!(other.hash(), pos.hash());
+    // Games without a clock of their own refuse a seventh field and the third party's turn.
+    let chess = crate::variants::by_name("chess").unwrap();
+    assert!(chess
+        .parse_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 7")
+        .unwrap_err()
+        .to_string()
+        .contains("seventh field"));
+    assert!(chess.parse_fen("4k3/8/8/8/8/8/8/4K3 n - - 0 1").is_err());
 }
 
 #[test]
 fn state_travels_with_its_piece_and_dies_with_it() {
-    let rules = rules();
-    let mut pos = Position::from_fen(
-        &rules,
-        "4k4*/10/10/10/10/10/10/10/2O{c2}7/4K2R2 w - - 0 1 0",
-    )
-    .unwrap();
-    pos.apply(&rules, Move::normal(sq("c2"), sq("c3")));
+    let g = game();
+    let pos = g
+        .parse_fen("4k4*/10/10/10/10/10/10/10/2O{c2}7/4K2R2 w - - 0 1 0")
+        .unwrap();
+    let pos = g.play(&pos, Move::normal(sq("c2"), sq("c3")));
     assert_eq!(pos.state(sq("c3")).counter, 2);
     assert!(pos.state(sq("c2")).is_default());
-    assert_consistent(&rules, &pos);
-    // Black's king walks next to it... instead the white rook captures a black piece with state.
-    let mut pos = Position::from_fen(
-        &rules,
-        "4k4*/10/10/10/10/10/10/7a{sd@9}2/10/4K2R2 w - - 0 1 0",
-    )
-    .unwrap();
-    pos.apply(&rules, Move::normal(sq("h1"), sq("h3")));
+    assert_consistent(&g, &pos);
+    // The white rook captures a black piece with state.
+    let pos = g
+        .parse_fen("4k4*/10/10/10/10/10/10/7a{sd@9}2/10/4K2R2 w - - 0 1 0")
+        .unwrap();
+    let pos = g.play(&pos, Move::normal(sq("h1"), sq("h3")));
     assert!(
         pos.state(sq("h3")).is_default(),
         "the captured archer's spell is gone"
     );
     assert_eq!(pos.piece_at(sq("h3")), Piece::new(Color::White, R));
-    assert_consistent(&rules, &pos);
+    assert_consistent(&g, &pos);
 }
 
 #[test]
 fn holes_are_written_and_checked() {
-    let rules = rules();
-    let pos = base(&rules);
-    assert!(pos.to_fen(&rules).starts_with("4k4*/"));
+    let g = game();
+    let pos = base(&g);
+    assert!(g.fen(&pos).starts_with("4k4*/"));
     assert_eq!(
-        Position::from_fen(&rules, "4k5/10/10/10/10/10/10/10/10/4K5 w - - 0 1 0"),
+        g.parse_fen("4k5/10/10/10/10/10/10/10/10/4K5 w - - 0 1 0"),
         Err(FenError::NotAHole(sq("j10")))
     );
     assert_eq!(
-        Position::from_fen(&rules, "4k3**/10/10/10/10/10/10/10/10/4K5 w - - 0 1 0"),
+        g.parse_fen("4k3**/10/10/10/10/10/10/10/10/4K5 w - - 0 1 0"),
         Err(FenError::HoleMark(sq("i10")))
     );
-    assert!(Position::from_fen(&rules, "4k3K*/10/10/10/10/10/10/10/10/4K5 w - - 0 1 0").is_err());
+    assert!(g
+        .parse_fen("4k3K*/10/10/10/10/10/10/10/10/4K5 w - - 0 1 0")
+        .is_err());
     let _ = K;
 }
 

@@ -25,6 +25,15 @@ struct Keys {
     turn: [u64; 3],
 }
 
+/// Kinds whose keys come first in the stream: the keys of the first sixteen kinds were drawn
+/// before the catalogue grew to `MAX_KINDS`, and drawing them first keeps every key (and so the
+/// search's node counts) as it was.
+const FIRST_KINDS: usize = 16;
+
+const fn piece_index(color: usize, kind: usize, sq: usize) -> usize {
+    (color * MAX_KINDS + kind) * NUM_SQUARES + sq
+}
+
 const fn build() -> Keys {
     let mut k = Keys {
         piece: [0; PIECE_KEYS],
@@ -35,10 +44,14 @@ const fn build() -> Keys {
     };
     let mut s = 0x4D65_6E61_6765_7269u64; // fixed seed
     let mut i = 0;
-    while i < PIECE_KEYS {
+    while i < 3 * FIRST_KINDS * NUM_SQUARES {
         let (ns, v) = splitmix(s);
         s = ns;
-        k.piece[i] = v;
+        let (color, rest) = (
+            i / (FIRST_KINDS * NUM_SQUARES),
+            i % (FIRST_KINDS * NUM_SQUARES),
+        );
+        k.piece[piece_index(color, rest / NUM_SQUARES, rest % NUM_SQUARES)] = v;
         i += 1;
     }
     i = 0;
@@ -59,6 +72,15 @@ const fn build() -> Keys {
         k.turn[i] = v;
         i += 1;
     }
+    i = 0;
+    while i < 3 * (MAX_KINDS - FIRST_KINDS) * NUM_SQUARES {
+        let (ns, v) = splitmix(s);
+        s = ns;
+        let per_color = (MAX_KINDS - FIRST_KINDS) * NUM_SQUARES;
+        let (color, rest) = (i / per_color, i % per_color);
+        k.piece[piece_index(color, FIRST_KINDS + rest / NUM_SQUARES, rest % NUM_SQUARES)] = v;
+        i += 1;
+    }
     k
 }
 
@@ -67,7 +89,7 @@ static KEYS: Keys = build();
 /// Key of `piece` on `sq`.
 #[inline]
 pub fn piece(p: Piece, sq: Square) -> u64 {
-    KEYS.piece[(p.color().index() * MAX_KINDS + p.kind().index()) * NUM_SQUARES + sq.index()]
+    KEYS.piece[piece_index(p.color().index(), p.kind().index(), sq.index())]
 }
 
 /// Key of an unmoved piece on `sq`.
@@ -104,8 +126,12 @@ pub fn reserve(c: Color, kind: usize, count: u8) -> u64 {
     }
 }
 
-/// Key of the phase within a turn schedule with third-party turns.
+/// Key of a game's own turn clock (zero for 0, the state of games whose turns alternate).
 #[inline]
-pub fn phase(p: u16) -> u64 {
-    mix(0xFA5E_0000_0000 | p as u64)
+pub fn turn_state(state: u8) -> u64 {
+    if state == 0 {
+        0
+    } else {
+        mix(0xFA5E_0000_0000 | state as u64)
+    }
 }

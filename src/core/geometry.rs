@@ -1,9 +1,11 @@
 //! The shape of a board: a rectangle of up to 12 files by 10 ranks, minus holes, with named
 //! regions. Afterlife's four boards, for example, are one rectangle whose unused squares are
-//! holes and whose boards are regions.
+//! holes and whose boards are regions that bound movement (`with_board`): no leap or ride of a
+//! piece ends on another board than the one it starts on.
 
 use super::bitboard::Bitboard;
-use super::square::{Square, MAX_FILES, MAX_RANKS};
+use super::color::Color;
+use super::square::{Square, MAX_FILES, MAX_RANKS, NUM_SQUARES};
 
 /// Board shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,6 +15,9 @@ pub struct Geometry {
     holes: Bitboard,
     board: Bitboard,
     regions: Vec<(&'static str, Bitboard)>,
+    /// Per square, the number of the board it belongs to (0 when the geometry has no separate
+    /// boards, or for squares outside every board).
+    board_id: Vec<u8>,
 }
 
 /// Why a geometry cannot be built.
@@ -22,6 +27,8 @@ pub enum GeometryError {
     Size { files: u8, ranks: u8 },
     /// A hole or region square lies outside the rectangle.
     Outside(Square),
+    /// A square belongs to two boards.
+    Overlap(Square),
 }
 
 impl std::fmt::Display for GeometryError {
@@ -34,6 +41,7 @@ impl std::fmt::Display for GeometryError {
                 )
             }
             GeometryError::Outside(sq) => write!(f, "square {sq} lies outside the board"),
+            GeometryError::Overlap(sq) => write!(f, "square {sq} belongs to two boards"),
         }
     }
 }
@@ -53,6 +61,7 @@ impl Geometry {
             holes: Bitboard::EMPTY,
             board: rect,
             regions: Vec::new(),
+            board_id: vec![0; NUM_SQUARES],
         })
     }
 
@@ -77,6 +86,58 @@ impl Geometry {
         }
         self.regions.push((name, squares));
         Ok(self)
+    }
+
+    /// Adds a named region that is a board of its own: pieces never move off it (Afterlife's
+    /// World, Hall of Truth, Limbo and Twelve Hours). Boards must not overlap.
+    pub fn with_board(
+        mut self,
+        name: &'static str,
+        squares: Bitboard,
+    ) -> Result<Geometry, GeometryError> {
+        if let Some(sq) = squares.into_iter().find(|s| self.board_id[s.index()] != 0) {
+            return Err(GeometryError::Overlap(sq));
+        }
+        let id = 1 + self.regions.len() as u8;
+        self = self.with_region(name, squares)?;
+        for sq in squares {
+            self.board_id[sq.index()] = id;
+        }
+        Ok(self)
+    }
+
+    /// Whether a piece on `from` may end a move on `to`: both lie on the same board (always, on a
+    /// geometry without separate boards).
+    #[inline]
+    pub fn same_board(&self, from: Square, to: Square) -> bool {
+        self.board_id[from.index()] == self.board_id[to.index()]
+    }
+
+    /// The squares of the board `sq` lies on (the whole playing area without separate boards).
+    pub fn board_of(&self, sq: Square) -> Bitboard {
+        self.board
+            .into_iter()
+            .filter(|&s| self.same_board(s, sq))
+            .collect()
+    }
+
+    /// A rank counted from `color`'s side: 0 is White's rank 1 for White and the last rank for
+    /// Black.
+    #[inline]
+    pub fn relative_rank(&self, color: Color, sq: Square) -> u8 {
+        if color == Color::Black {
+            self.ranks - 1 - sq.rank()
+        } else {
+            sq.rank()
+        }
+    }
+
+    /// The playable squares of the given ranks counted from `color`'s side.
+    pub fn ranks_of(&self, color: Color, ranks: &[u8]) -> Bitboard {
+        self.board
+            .into_iter()
+            .filter(|&s| ranks.contains(&self.relative_rank(color, s)))
+            .collect()
     }
 
     /// Number of files.
@@ -175,5 +236,29 @@ mod tests {
         assert_eq!(g.region("limbo"), Some(limbo));
         assert_eq!(g.region("hall"), None);
         assert_eq!(g.rank_mask(0).count(), 8);
+    }
+
+    #[test]
+    fn boards_bound_movement() {
+        let sq = |s: &str| Square::parse(s).unwrap();
+        let left: Bitboard = ["a1", "b1"].map(sq).into_iter().collect();
+        let right: Bitboard = ["d1"].map(sq).into_iter().collect();
+        let g = Geometry::rectangle(4, 1)
+            .unwrap()
+            .with_holes(Bitboard::from_square(sq("c1")))
+            .unwrap()
+            .with_board("left", left)
+            .unwrap()
+            .with_board("right", right)
+            .unwrap();
+        assert!(g.same_board(sq("a1"), sq("b1")));
+        assert!(!g.same_board(sq("b1"), sq("d1")));
+        assert_eq!(g.board_of(sq("a1")), left);
+        assert_eq!(
+            g.clone().with_board("again", left),
+            Err(GeometryError::Overlap(sq("a1")))
+        );
+        assert_eq!(g.relative_rank(Color::Black, sq("a1")), 0);
+        assert_eq!(g.ranks_of(Color::White, &[0]).count(), 3);
     }
 }

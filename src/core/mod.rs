@@ -12,6 +12,6 @@ pub mod square;
 pub use bitboard::Bitboard;
 pub use color::{ByColor, Color};
 pub use geometry::Geometry;
-pub use moves::{Move, MoveKind, MoveList};
-pub use piece::{Piece, PieceKind, MAX_KINDS};
+pub use moves::{Move, MoveKind, MoveList, Special};
+pub use piece::{KindSet, Piece, PieceKind, MAX_KINDS};
 pub use square::{Square, MAX_FILES, MAX_RANKS, NUM_SQUARES, STRIDE};

@@ -1,23 +1,18 @@
 //! The slow reference generator. It walks each piece's atoms square by square on coordinates,
-//! with no tables, and decides legality by making each move and looking for any enemy capture of a
-//! royal piece. It defines the rules the fast generator must match; tests compare the two.
+//! with no tables, and decides legality by making each move and asking the game's `exposed` hook
+//! with the reference method (whose default looks for any capture of a royal piece the slow
+//! way). It defines the rules the fast generator must match; tests compare the two.
 
 use crate::board::Position;
-use crate::core::{Color, Move, Piece, PieceKind, Square};
+use crate::core::{Bitboard, Color, Move, Piece, PieceKind, Square};
 use crate::rules::Rules;
+use crate::variants::Hooks;
 
-fn playable(rules: &Rules, sq: Option<Square>) -> Option<Square> {
-    sq.filter(|&s| rules.geometry().contains(s))
-}
+use super::Method;
 
-fn in_promotion_zone(rules: &Rules, color: Color, sq: Square) -> bool {
-    let ranks = rules.geometry().ranks();
-    let rel = if color == Color::Black {
-        ranks - 1 - sq.rank()
-    } else {
-        sq.rank()
-    };
-    rules.spec.promotion_ranks.contains(&rel)
+fn playable(rules: &Rules, from: Square, sq: Option<Square>) -> Option<Square> {
+    let geo = rules.geometry();
+    sq.filter(|&s| geo.contains(s) && geo.same_board(from, s))
 }
 
 fn push(
@@ -29,111 +24,130 @@ fn push(
     to: Square,
 ) {
     let promos = &rules.kinds[kind.index()].promotions;
-    if !promos.is_empty() && in_promotion_zone(rules, color, to) {
+    if !promos.is_empty() && rules.spec.promotion_zone[color].contains(to) {
         out.extend(promos.iter().map(|&p| Move::promotion(from, to, p)));
     } else {
         out.push(Move::normal(from, to));
     }
 }
 
-/// Targets of the piece on `from` by its atoms: `(square, is_capture)`. Captures are listed on any
-/// occupied square not of the piece's own colour; quiet moves on empty squares.
-fn targets(rules: &Rules, pos: &Position, from: Square) -> Vec<(Square, bool)> {
-    let piece = pos.piece_at(from);
-    let (color, kind) = (piece.color(), piece.kind());
+/// Targets of the piece on `from` by its atoms, moving `way`'s direction: `(square, capture)`.
+/// Quiet moves go to empty squares, captures to the squares of `victims`.
+fn targets(
+    rules: &Rules,
+    pos: &Position,
+    from: Square,
+    way: Color,
+    victims: Bitboard,
+) -> Vec<(Square, bool)> {
+    let kind = pos.piece_at(from).kind();
     let mut out = Vec::new();
-    let hostile = |p: Piece| p.is_some() && p.color() != color && p.color() != Color::Neutral;
-    if let Some(extra) = rules.kinds[kind.index()].spec.extra_leaps {
-        for to in extra(rules.geometry(), color, from) {
-            if !rules.geometry().contains(to) {
-                continue;
-            }
-            let p = pos.piece_at(to);
-            if p.is_none() {
+    let land = |to: Square, quiet_ok: bool, capture_ok: bool, out: &mut Vec<(Square, bool)>| {
+        if pos.piece_at(to).is_none() {
+            if quiet_ok {
                 out.push((to, false));
-            } else if hostile(p) {
-                out.push((to, true));
+            }
+        } else if capture_ok && victims.contains(to) {
+            out.push((to, true));
+        }
+    };
+    if let Some(extra) = rules.kinds[kind.index()].spec.extra_leaps {
+        for to in extra(rules.geometry(), way, from) {
+            if playable(rules, from, Some(to)).is_some() {
+                land(to, true, true, &mut out);
             }
         }
     }
-    for atom in rules.atoms_for(kind, color) {
-        if atom.initial && !rules.on_initial_square(kind, color, from) {
+    for atom in rules.atoms_for(kind, way) {
+        if atom.initial && !rules.on_initial_square(kind, way, from) {
             continue;
         }
         if !atom.usable_on_file(from.file()) {
             continue;
         }
+        let (quiet_ok, capture_ok) = (atom.modality.moves(), atom.modality.captures());
         if atom.is_rider() {
             let mut cur = from;
             let mut steps = 0u8;
-            while let Some(next) = playable(rules, cur.offset(atom.dx, atom.dy)) {
+            while let Some(next) = playable(rules, from, cur.offset(atom.dx, atom.dy)) {
                 steps += 1;
                 if atom.range != 0 && steps > atom.range {
                     break;
                 }
-                let p = pos.piece_at(next);
-                if p.is_none() {
-                    if atom.modality.moves() {
-                        out.push((next, false));
-                    }
-                    cur = next;
-                    continue;
+                land(next, quiet_ok, capture_ok, &mut out);
+                if pos.piece_at(next).is_some() {
+                    break;
                 }
-                if hostile(p) && atom.modality.captures() {
-                    out.push((next, true));
-                }
-                break;
+                cur = next;
             }
             continue;
         }
-        let Some(to) = playable(rules, from.offset(atom.dx, atom.dy)) else {
+        let Some(to) = playable(rules, from, from.offset(atom.dx, atom.dy)) else {
             continue;
         };
         // The atom is already seen from the piece's side, and so is its path.
         let path_clear = atom.lame_path().iter().all(|&(px, py)| {
-            playable(rules, from.offset(px, py)).is_some_and(|v| pos.piece_at(v).is_none())
+            playable(rules, from, from.offset(px, py)).is_some_and(|v| pos.piece_at(v).is_none())
         });
-        if !path_clear {
-            continue;
-        }
-        let p = pos.piece_at(to);
-        if p.is_none() && atom.modality.moves() {
-            out.push((to, false));
-        } else if hostile(p) && atom.modality.captures() {
-            out.push((to, true));
+        if path_clear {
+            land(to, quiet_ok, capture_ok, &mut out);
         }
     }
     out
 }
 
-/// Whether any piece of `by` could capture on `sq`. An empty `sq` is probed by standing an
-/// enemy piece of `by` there, so that capture-only atoms count.
-pub fn attacked(rules: &Rules, pos: &Position, sq: Square, by: Color) -> bool {
+/// Whether the pieces on `attackers` could capture on `sq`, with only the pieces on `occupied`
+/// on the board. An empty `sq`, or one holding an attacker's own piece, is probed by standing
+/// a piece of another colour there, so that capture-only atoms count.
+pub fn attacked(
+    rules: &Rules,
+    pos: &Position,
+    sq: Square,
+    occupied: Bitboard,
+    attackers: Bitboard,
+) -> bool {
     let mut probe = pos.clone();
-    let here = probe.piece_at(sq);
-    if here.is_none() || here.color() == by {
-        if here.is_some() {
-            probe.remove(sq);
-        }
-        probe.put(Piece::new(by.opponent(), PieceKind(0)), sq);
+    for s in pos.occupied() & !occupied {
+        probe.remove(s);
     }
-    Square::all()
-        .filter(|&s| probe.piece_at(s).is_some() && probe.piece_at(s).color() == by)
-        .any(|s| targets(rules, &probe, s).contains(&(sq, true)))
+    Color::ALL.into_iter().any(|by| {
+        let theirs: Vec<Square> = Square::all()
+            .filter(|&s| attackers.contains(s) && occupied.contains(s))
+            .filter(|&s| probe.piece_at(s).is_some() && probe.piece_at(s).color() == by)
+            .collect();
+        if theirs.is_empty() {
+            return false;
+        }
+        let mut board = probe.clone();
+        let here = board.piece_at(sq);
+        if here.is_none() || here.color() == by {
+            if here.is_some() {
+                board.remove(sq);
+            }
+            let other = Color::ALL
+                .into_iter()
+                .find(|&c| c != by)
+                .unwrap_or(Color::White);
+            board.put(Piece::new(other, PieceKind(0)), sq);
+        }
+        theirs
+            .into_iter()
+            .any(|s| targets(rules, &board, s, by, Bitboard::from_square(sq)).contains(&(sq, true)))
+    })
 }
 
-/// All pseudo-legal moves, the slow way.
-pub fn pseudo_legal(rules: &Rules, pos: &Position) -> Vec<Move> {
+/// All pseudo-legal moves, the slow way: the pieces the game's rights let the side to move
+/// move, en passant, castling, drops and the game's own moves (its slow version), each passed
+/// through the game's `allows` filter.
+pub fn pseudo_legal<H: Hooks + ?Sized>(h: &H, pos: &Position) -> Vec<Move> {
+    let rules = h.rules();
     let us = pos.turn();
+    let rights = h.rights(pos);
     let mut out = Vec::new();
-    if us == Color::Neutral {
-        return out;
-    }
-    for from in
-        Square::all().filter(|&s| pos.piece_at(s).is_some() && pos.piece_at(s).color() == us)
-    {
-        let kind = pos.piece_at(from).kind();
-        for (to, _) in targets(rules, pos, from) {
+    for from in Square::all().filter(|&s| rights.movers.contains(s)) {
+        let piece = pos.piece_at(from);
+        let kind = piece.kind();
+        for (to, _) in targets(rules, pos, from, us, rights.victims[piece.color()]) {
             push(rules, &mut out, us, kind, from, to);
         }
         // En passant: a capture atom of an en-passant piece onto a target square.
@@ -143,7 +157,7 @@ pub fn pseudo_legal(rules: &Rules, pos: &Position) -> Vec<Move> {
                     .atoms_for(kind, us)
                     .filter(|a| a.modality.captures() && !a.is_rider() && !a.initial)
                 {
-                    if let Some(to) = playable(rules, from.offset(atom.dx, atom.dy)) {
+                    if let Some(to) = playable(rules, from, from.offset(atom.dx, atom.dy)) {
                         if pos.ep_targets().contains(to) {
                             out.push(Move::en_passant(from, to, victim));
                         }
@@ -152,6 +166,7 @@ pub fn pseudo_legal(rules: &Rules, pos: &Position) -> Vec<Move> {
             }
         }
     }
+    let attackers = h.attackers(pos, us);
     for c in rules.spec.castling.iter().filter(|c| c.color == us) {
         let rights = pos.unmoved().contains(c.king_from) && pos.unmoved().contains(c.partner_from);
         let pieces = pos.piece_at(c.king_from) == Piece::new(us, c.king)
@@ -163,7 +178,7 @@ pub fn pseudo_legal(rules: &Rules, pos: &Position) -> Vec<Move> {
         let safe = c
             .must_be_safe
             .into_iter()
-            .all(|s| !attacked(rules, pos, s, us.opponent()));
+            .all(|s| !h.attacked(pos, s, pos.occupied(), attackers, Method::Reference));
         if rights && pieces && clear && safe {
             out.push(Move::castle(c.king_from, c.king_to, c.partner_from));
         }
@@ -173,35 +188,30 @@ pub fn pseudo_legal(rules: &Rules, pos: &Position) -> Vec<Move> {
         if pos.reserve().count(us, kind) == 0 {
             continue;
         }
-        for to in
-            Square::all().filter(|&s| rules.geometry().contains(s) && pos.piece_at(s).is_none())
+        for to in Square::all()
+            .filter(|&s| rules.spec.drop_zone[us].contains(s) && rules.geometry().contains(s))
         {
-            if info.promotions.is_empty() || !in_promotion_zone(rules, us, to) {
+            let promotes_there =
+                !info.promotions.is_empty() && rules.spec.promotion_zone[us].contains(to);
+            if pos.piece_at(to).is_none() && !promotes_there {
                 out.push(Move::drop(kind, to));
             }
         }
     }
+    let in_check = h.in_check(pos, Method::Reference);
+    h.reference_extra_moves(pos, in_check, &mut out);
+    out.retain(|&m| h.allows(pos, m));
     out
 }
 
-/// All legal moves, the slow way: each pseudo-legal move is made and rejected if any royal piece of
-/// the mover can then be captured.
-pub fn legal(rules: &Rules, pos: &Position) -> Vec<Move> {
-    let us = pos.turn();
-    pseudo_legal(rules, pos)
+/// All legal moves, the slow way: each pseudo-legal move is made and rejected if the game's
+/// `exposed` hook, by the reference method, says it leaves a royal piece of the mover exposed.
+pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position) -> Vec<Move> {
+    pseudo_legal(h, pos)
         .into_iter()
         .filter(|&m| {
-            let next = pos.play(rules, m);
-            let royals: Vec<Square> = Square::all()
-                .filter(|&s| {
-                    next.piece_at(s).is_some()
-                        && next.piece_at(s).color() == us
-                        && rules.is_royal(next.piece_at(s).kind())
-                })
-                .collect();
-            royals
-                .iter()
-                .all(|&k| !attacked(rules, &next, k, us.opponent()))
+            let next = super::play(h, pos, m);
+            !h.exposed(pos, m, &next, Method::Reference)
         })
         .collect()
 }

@@ -3,6 +3,7 @@
 //! `stop`, `?`, `ping` and `quit` while a search runs. The first command (`uci` or `xboard`)
 //! picks the protocol.
 
+pub mod session;
 pub mod uci;
 pub mod xboard;
 pub mod xboard_variant;

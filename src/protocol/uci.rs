@@ -2,13 +2,13 @@
 //! and files up to `l`. A command the engine cannot accept gets `info string <reason>` and
 //! changes nothing.
 
+use super::session::{self, Adapter, Searches};
 use super::{Event, Output};
 use crate::engine::Engine;
 use crate::notation::{move_text, parse_move, Dialect};
 use crate::search::{Clock, Info, Limits, Score, SearchResult};
-use crate::variants;
+use crate::variants::{self, Variant};
 use std::sync::mpsc::{Receiver, Sender};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Largest `Hash` in MiB.
@@ -20,25 +20,20 @@ pub const MAX_MULTIPV: usize = 256;
 /// Largest `Move Overhead` in ms.
 pub const MAX_OVERHEAD_MS: u64 = 5_000;
 
-struct Active {
-    id: u64,
-    /// `go infinite` and `go ponder` hold their `bestmove` until `stop` or `ponderhit`.
-    hold: bool,
-    /// The result, once the search has ended.
-    slot: Arc<Mutex<Option<SearchResult>>>,
-}
+/// What a UCI search is for: whether its `bestmove` is held back (`go infinite` and
+/// `go ponder` hold it until `stop` or `ponderhit`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Hold(bool);
 
 /// The UCI adapter.
 pub struct Uci {
     engine: Engine,
     out: Output,
-    tx: Sender<Event>,
-    next_id: u64,
-    active: Option<Active>,
+    searches: Searches<Hold>,
 }
 
 /// Formats one `info` line.
-pub fn info_line(engine_rules: &crate::rules::Rules, info: &Info) -> String {
+pub fn info_line(variant: &dyn Variant, info: &Info) -> String {
     let score = match Score::from_internal(info.score) {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
@@ -48,7 +43,7 @@ pub fn info_line(engine_rules: &crate::rules::Rules, info: &Info) -> String {
     let pv: Vec<String> = info
         .pv
         .iter()
-        .map(|&m| move_text(engine_rules, Dialect::Uci, m))
+        .map(|&m| move_text(variant, Dialect::Uci, m))
         .collect();
     format!(
         "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} hashfull 0 time {} pv {}",
@@ -74,27 +69,14 @@ impl Uci {
         Uci {
             engine: Engine::new(),
             out,
-            tx,
-            next_id: 0,
-            active: None,
+            searches: Searches::new(tx),
         }
     }
 
     /// Answers `uci` and handles events until `quit` or the end of input.
     pub fn run(mut self, rx: Receiver<Event>) {
         self.identify();
-        for event in rx.iter() {
-            match event {
-                Event::Line(line) => {
-                    if !self.command(&line) {
-                        break;
-                    }
-                }
-                Event::Eof => break,
-                Event::Done { id, .. } => self.on_done(id),
-            }
-        }
-        self.engine.stop_and_wait();
+        session::serve(&mut self, rx);
     }
 
     fn say(&self, text: &str) {
@@ -137,7 +119,7 @@ impl Uci {
     }
 
     /// Handles one line; false on `quit`.
-    fn command(&mut self, line: &str) -> bool {
+    fn handle(&mut self, line: &str) -> bool {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = tokens.first() else {
             return true;
@@ -153,16 +135,16 @@ impl Uci {
             "position" => self.position(&tokens[1..]),
             "go" => self.go(&tokens[1..]),
             "stop" => {
-                if let Some(a) = &mut self.active {
-                    a.hold = false;
+                if self.searches.purpose().is_some() {
+                    self.searches.set_purpose(Hold(false));
                     self.engine.stop();
                     self.flush_result();
                 }
             }
             "ponderhit" => {
                 self.engine.ponderhit();
-                if let Some(a) = &mut self.active {
-                    a.hold = false;
+                if self.searches.purpose().is_some() {
+                    self.searches.set_purpose(Hold(false));
                     self.flush_result();
                 }
             }
@@ -171,7 +153,7 @@ impl Uci {
                 self.say(&format!(
                     "info string variant {} fen {}",
                     v.name(),
-                    self.engine.game().position().to_fen(v.rules())
+                    v.fen(self.engine.game().position())
                 ));
             }
             "quit" => return false,
@@ -338,7 +320,10 @@ impl Uci {
         for e in errors {
             self.say(&format!("info string {e}"));
         }
-        let white = self.engine.game().position().turn() != crate::core::Color::Black;
+        // The clock is that of the player to move, or the player a third party's turn hands the
+        // move to.
+        let pos = self.engine.game().position();
+        let white = self.engine.variant().point_of_view(pos) != crate::core::Color::Black;
         let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
         if let Some(t) = time {
             limits.clock = Some(Clock {
@@ -351,72 +336,45 @@ impl Uci {
     }
 
     fn start(&mut self, limits: Limits, ponder: bool) {
-        let id = self.next_id;
-        self.next_id += 1;
-        let hold = ponder || limits.infinite;
-        let slot = Arc::new(Mutex::new(None));
-        let done_slot = Arc::clone(&slot);
+        let hold = Hold(ponder || limits.infinite);
         let out = self.out.clone();
-        let tx = self.tx.clone();
         let variant = self.engine.variant();
-        self.engine.start_search(
-            limits,
-            ponder,
-            move |info| out.line(&info_line(variant.rules(), info)),
-            move |result| {
-                *done_slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(result.clone());
-                let _ = tx.send(Event::Done { id, result });
-            },
-        );
-        self.active = Some(Active { id, hold, slot });
+        self.searches
+            .start(&mut self.engine, limits, ponder, hold, move |info| {
+                out.line(&info_line(variant, info))
+            });
     }
 
-    fn on_done(&mut self, id: u64) {
-        if self.active.as_ref().is_some_and(|a| a.id == id) {
-            self.flush_result();
-        }
-    }
-
-    /// Prints `bestmove` if the active search has ended and is not held.
+    /// Prints `bestmove` if the search has ended and is not held.
     fn flush_result(&mut self) {
-        let Some(a) = &self.active else { return };
-        if a.hold {
+        if self.searches.purpose() != Some(Hold(false)) {
             return;
         }
-        let result = a.slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if let Some(r) = result {
-            self.active = None;
+        if let Some((_, r)) = self.searches.collect() {
             self.print_bestmove(&r);
         }
     }
 
     fn print_bestmove(&self, r: &SearchResult) {
-        let rules = self.engine.variant().rules();
+        let v = self.engine.variant();
         match r.best {
             None => self.say("bestmove (none)"),
             Some(best) => match r.ponder {
                 Some(p) => self.say(&format!(
                     "bestmove {} ponder {}",
-                    move_text(rules, Dialect::Uci, best),
-                    move_text(rules, Dialect::Uci, p)
+                    move_text(v, Dialect::Uci, best),
+                    move_text(v, Dialect::Uci, p)
                 )),
-                None => self.say(&format!(
-                    "bestmove {}",
-                    move_text(rules, Dialect::Uci, best)
-                )),
+                None => self.say(&format!("bestmove {}", move_text(v, Dialect::Uci, best))),
             },
         }
     }
 
-    /// Ends the active search before a command that changes the position: stops it, waits, and
-    /// prints its `bestmove` so every `go` is answered once.
+    /// Ends the running search before a command that changes the position: stops it, waits,
+    /// and prints its `bestmove` so every `go` is answered once.
     fn finish_active(&mut self) {
-        if let Some(a) = self.active.take() {
-            self.engine.stop_and_wait();
-            let result = a.slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some(r) = result {
-                self.print_bestmove(&r);
-            }
+        if let Some((_, r)) = self.searches.finish(&mut self.engine) {
+            self.print_bestmove(&r);
         }
     }
 
@@ -432,11 +390,27 @@ impl Uci {
         };
         if depth > 0 {
             for (m, n) in &counts {
-                self.say(&format!("{}: {n}", move_text(v.rules(), Dialect::Uci, *m)));
+                self.say(&format!("{}: {n}", move_text(v, Dialect::Uci, *m)));
             }
             self.say("");
         }
         self.say(&format!("Nodes searched: {total}"));
+    }
+}
+
+impl Adapter for Uci {
+    fn command(&mut self, line: &str) -> bool {
+        self.handle(line)
+    }
+
+    fn search_done(&mut self, id: u64) {
+        if self.searches.is_current(id) {
+            self.flush_result();
+        }
+    }
+
+    fn shutdown(&mut self) {
+        self.engine.stop_and_wait();
     }
 }
 

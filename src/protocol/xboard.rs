@@ -2,13 +2,14 @@
 //! some as no-ops; anything else gets `Error (unknown command): X`, a bad move gets
 //! `Illegal move: X`, and neither changes the game.
 
+use super::session::{self, Adapter, Searches};
 use super::xboard_variant as xv;
 use super::{Event, Output};
 use crate::core::{Color, Move, Square};
 use crate::engine::Engine;
 use crate::notation::{move_text, parse_move, parse_square, Dialect};
-use crate::search::{Clock, Info, Limits, Score, SearchResult};
-use crate::variants::{self, Outcome};
+use crate::search::{Clock, Info, Limits, Score};
+use crate::variants::{self, Outcome, Variant};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -17,6 +18,11 @@ use std::time::Duration;
 const XBOARD_MATE: i32 = 100_000;
 /// Most cores or MB accepted.
 const MAX_CORES: usize = 256;
+/// Time per move when the GUI set no time control at all.
+const NO_CONTROL_MOVETIME: Duration = Duration::from_secs(5);
+/// Moves a clock is assumed to cover when `nps` turns it into a node budget and the control
+/// does not say.
+const NPS_MOVES_TO_GO: u32 = 30;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Purpose {
@@ -26,12 +32,6 @@ enum Purpose {
     Analyze,
     /// Thinking on the opponent's time (`hard`): only the shared table keeps the work.
     Ponder,
-}
-
-struct Active {
-    id: u64,
-    purpose: Purpose,
-    slot: Arc<Mutex<Option<SearchResult>>>,
 }
 
 /// Time control from `level`.
@@ -46,9 +46,7 @@ struct Level {
 pub struct Xboard {
     engine: Engine,
     out: Output,
-    tx: Sender<Event>,
-    next_id: u64,
-    active: Option<Active>,
+    searches: Searches<Purpose>,
     force: bool,
     engine_side: Color,
     level: Option<Level>,
@@ -72,7 +70,7 @@ pub struct Xboard {
     nps: Option<u64>,
 }
 
-fn thinking_line(rules: &crate::rules::Rules, info: &Info) -> String {
+fn thinking_line(variant: &dyn Variant, info: &Info) -> String {
     let score = match Score::from_internal(info.score) {
         Score::Cp(cp) => cp,
         Score::Mate(n) if n > 0 => XBOARD_MATE + n,
@@ -81,7 +79,7 @@ fn thinking_line(rules: &crate::rules::Rules, info: &Info) -> String {
     let pv: Vec<String> = info
         .pv
         .iter()
-        .map(|&m| move_text(rules, Dialect::Cecp, m))
+        .map(|&m| move_text(variant, Dialect::Cecp, m))
         .collect();
     format!(
         "{} {} {} {} {}",
@@ -135,9 +133,7 @@ impl Xboard {
         Xboard {
             engine: Engine::new(),
             out,
-            tx,
-            next_id: 0,
-            active: None,
+            searches: Searches::new(tx),
             force: false,
             engine_side: Color::Black,
             level: None,
@@ -160,18 +156,7 @@ impl Xboard {
 
     /// Handles events until `quit` or the end of input.
     pub fn run(mut self, rx: Receiver<Event>) {
-        for event in rx.iter() {
-            match event {
-                Event::Line(line) => {
-                    if !self.command(&line) {
-                        break;
-                    }
-                }
-                Event::Eof => break,
-                Event::Done { id, .. } => self.on_done(id),
-            }
-        }
-        self.engine.stop_and_wait();
+        session::serve(&mut self, rx);
     }
 
     fn say(&self, text: &str) {
@@ -204,7 +189,7 @@ impl Xboard {
     }
 
     /// Handles one line; false on `quit`.
-    fn command(&mut self, line: &str) -> bool {
+    fn handle(&mut self, line: &str) -> bool {
         let line = line.trim();
         let (cmd, arg) = line
             .split_once(char::is_whitespace)
@@ -216,11 +201,7 @@ impl Xboard {
             "hard" => self.ponder = true,
             "easy" => {
                 self.ponder = false;
-                if self
-                    .active
-                    .as_ref()
-                    .is_some_and(|a| a.purpose == Purpose::Ponder)
-                {
+                if self.searches.purpose() == Some(Purpose::Ponder) {
                     self.abandon_search();
                 }
             }
@@ -304,21 +285,13 @@ impl Xboard {
             }
             "usermove" => self.usermove(arg),
             "?" => {
-                if self
-                    .active
-                    .as_ref()
-                    .is_some_and(|a| a.purpose == Purpose::Move)
-                {
+                if self.searches.purpose() == Some(Purpose::Move) {
                     self.engine.stop();
                 }
             }
             "ping" => {
                 let pong = format!("pong {arg}");
-                if self
-                    .active
-                    .as_ref()
-                    .is_some_and(|a| a.purpose == Purpose::Move)
-                {
+                if self.searches.purpose() == Some(Purpose::Move) {
                     self.pending_pongs.push(pong);
                 } else {
                     self.say(&pong);
@@ -340,7 +313,7 @@ impl Xboard {
                 }) {
                     self.say(&format!(
                         "Hint: {}",
-                        move_text(self.engine.variant().rules(), Dialect::Cecp, m)
+                        move_text(self.engine.variant(), Dialect::Cecp, m)
                     ));
                 }
             }
@@ -457,9 +430,9 @@ impl Xboard {
             _ => return self.say(&format!("Illegal move: {text}")),
         };
         if self
-            .active
-            .as_ref()
-            .is_some_and(|a| a.purpose != Purpose::Analyze)
+            .searches
+            .purpose()
+            .is_some_and(|p| p != Purpose::Analyze)
         {
             // Pondering ends with the opponent's move; a move while we think on our own is the
             // GUI taking charge. Either way the search is dropped.
@@ -512,13 +485,13 @@ impl Xboard {
     /// cannot carry (`xboard_variant::xboard_carries`) while others remain.
     fn excluded_moves(&self) -> Vec<Move> {
         let game = self.engine.game();
-        let rules = self.engine.variant().rules();
+        let variant = self.engine.variant();
         let legal = game.legal_moves();
         let mut out = self.exclude.clone();
         let uncarried: Vec<Move> = legal
             .iter()
             .copied()
-            .filter(|&m| !out.contains(&m) && !xv::xboard_carries(rules, game.position(), m))
+            .filter(|&m| !out.contains(&m) && !xv::xboard_carries(variant, game.position(), m))
             .collect();
         if out.len() + uncarried.len() < legal.len() {
             out.extend(uncarried);
@@ -553,13 +526,13 @@ impl Xboard {
             });
         } else if self.sd.is_none() {
             // No time control at all: a modest fixed time.
-            limits.movetime = Some(Duration::from_secs(5));
+            limits.movetime = Some(NO_CONTROL_MOVETIME);
         }
         // With `nps`, time is counted in nodes: the time this move may take, times the rate.
         if let Some(nps) = self.nps {
             let budget = limits.movetime.or(limits
                 .clock
-                .map(|c| c.time / c.movestogo.unwrap_or(30).max(1) + c.inc));
+                .map(|c| c.time / c.movestogo.unwrap_or(NPS_MOVES_TO_GO).max(1) + c.inc));
             if let Some(t) = budget {
                 limits.nodes = Some(((t.as_secs_f64() * nps as f64) as u64).max(1));
                 limits.movetime = None;
@@ -598,39 +571,24 @@ impl Xboard {
     }
 
     fn start(&mut self, limits: Limits, purpose: Purpose) {
-        let id = self.next_id;
-        self.next_id += 1;
-        let slot = Arc::new(Mutex::new(None));
-        let done_slot = Arc::clone(&slot);
         let out = self.out.clone();
-        let tx = self.tx.clone();
-        let rules = self.engine.variant().rules();
+        let variant = self.engine.variant();
         let post = self.post || purpose == Purpose::Analyze;
         let last_info = Arc::clone(&self.last_info);
         *last_info.lock().unwrap_or_else(|e| e.into_inner()) = None;
-        self.engine.start_search(
-            limits,
-            false,
-            move |info| {
+        self.searches
+            .start(&mut self.engine, limits, false, purpose, move |info| {
                 // Stored first, so that a `.` right after the line sees this iteration.
                 *last_info.lock().unwrap_or_else(|e| e.into_inner()) = Some(info.clone());
                 if post && info.multipv == 1 {
-                    out.line(&thinking_line(rules, info));
+                    out.line(&thinking_line(variant, info));
                 }
-            },
-            move |result| {
-                *done_slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(result.clone());
-                let _ = tx.send(Event::Done { id, result });
-            },
-        );
-        self.active = Some(Active { id, purpose, slot });
+            });
     }
 
     /// Stops the search without playing its move.
     fn abandon_search(&mut self) {
-        if self.active.take().is_some() {
-            self.engine.stop_and_wait();
-        }
+        self.searches.abandon(&mut self.engine);
         self.flush_pongs();
     }
 
@@ -641,25 +599,25 @@ impl Xboard {
     }
 
     fn on_done(&mut self, id: u64) {
-        let Some(a) = self.active.as_ref().filter(|a| a.id == id) else {
+        if !self.searches.is_current(id) {
+            return;
+        }
+        let Some((purpose, result)) = self.searches.collect() else {
             return;
         };
-        let result = a.slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let purpose = a.purpose;
-        self.active = None;
         if purpose != Purpose::Move {
             return;
         }
-        if let Some(best) = result.as_ref().and_then(|r| r.best) {
+        if let Some(best) = result.best {
             let game = self.engine.game();
             let text = xv::wire_text(
-                self.engine.variant().rules(),
+                self.engine.variant(),
                 game.position(),
                 &game.legal_moves(),
                 best,
             );
             self.engine.game_mut().play(best);
-            self.hint = result.and_then(|r| r.ponder);
+            self.hint = result.ponder;
             // Multi-leg moves go out one leg per line, each but the last ending in a comma.
             let legs: Vec<&str> = text.split(',').collect();
             for (i, leg) in legs.iter().enumerate() {
@@ -693,7 +651,7 @@ impl Xboard {
         match info {
             Some(i) => {
                 let name = i.pv.first().map_or(String::new(), |&m| {
-                    move_text(self.engine.variant().rules(), Dialect::Cecp, m)
+                    move_text(self.engine.variant(), Dialect::Cecp, m)
                 });
                 self.say(&format!(
                     "stat01: {} {} {} {} {} {}",
@@ -758,7 +716,7 @@ impl Xboard {
         self.switch_leg = None;
         self.lifted = xv::can_lift(game.position(), sq).then_some(sq);
         self.say(&xv::lift(
-            self.engine.variant().rules(),
+            self.engine.variant(),
             game.position(),
             &moves,
             sq,
@@ -800,5 +758,19 @@ impl Xboard {
         if let Some(h) = xv::hover(self.engine.variant().rules(), &moves, from, to) {
             self.say(&h);
         }
+    }
+}
+
+impl Adapter for Xboard {
+    fn command(&mut self, line: &str) -> bool {
+        self.handle(line)
+    }
+
+    fn search_done(&mut self, id: u64) {
+        self.on_done(id);
+    }
+
+    fn shutdown(&mut self) {
+        self.engine.stop_and_wait();
     }
 }

@@ -139,25 +139,20 @@ fn first_leg_target(m: Move) -> Square {
 
 /// `highlight` for a piece lifted from `from`: yellow targets, red captures, magenta promotions,
 /// cyan first legs of two-leg moves and of a switch in place.
-pub fn lift(rules: &Rules, pos: &Position, moves: &MoveList, from: Square) -> String {
-    // Only moves a user can enter in XBoard: not drops or switches (those have their own
-    // entry), and not moves XBoard cannot show or take from clicks (an explosion, a Magician
-    // promotion, a teleport it would take for castling).
+pub fn lift(variant: &dyn Variant, pos: &Position, moves: &MoveList, from: Square) -> String {
+    let rules = variant.rules();
+    // Only moves a user can enter in XBoard by clicks (drops and switches have their own
+    // entry), and that XBoard shows as we mean them.
     let mine: Vec<Move> = moves
         .iter()
         .copied()
         .filter(|m| m.from() == from)
-        .filter(|m| {
-            !matches!(
-                m.kind(),
-                MoveKind::Drop | MoveKind::Switch | MoveKind::Explode | MoveKind::AlsoPromote
-            ) && xboard_carries(rules, pos, *m)
-        })
+        .filter(|&m| variant.xboard_clickable(m) && xboard_carries(variant, pos, m))
         .collect();
     // A switch in place starts with a click on an empty square (see `switch_via`).
     let via = moves
         .iter()
-        .any(|m| m.kind() == MoveKind::Switch && m.from() == from)
+        .any(|m| m.kind() == MoveKind::Transform && m.from() == from)
         .then(|| switch_via(rules, pos, moves, from))
         .flatten();
     let board = colour_board(rules, |sq| {
@@ -176,10 +171,8 @@ pub fn lift(rules: &Rules, pos: &Position, moves: &MoveList, from: Square) -> St
         } else if here.iter().any(|m| m.kind() == MoveKind::TwoLeg) {
             'C'
         } else if here.iter().any(|m| {
-            matches!(
-                m.kind(),
-                MoveKind::EnPassant | MoveKind::Shot | MoveKind::Explode
-            ) || pos.piece_at(sq).is_some() && pos.piece_at(sq).color() != pos.turn()
+            matches!(m.kind(), MoveKind::EnPassant | MoveKind::Shot)
+                || pos.piece_at(sq).is_some() && pos.piece_at(sq).color() != pos.turn()
         }) {
             'R'
         } else {
@@ -210,10 +203,11 @@ pub fn switch_via(rules: &Rules, pos: &Position, moves: &MoveList, sq: Square) -
 
 /// A move as sent to XBoard: the common CECP text, except a switch in place, which goes through
 /// an empty square (`switch_via`). `moves` are the legal moves of `pos`.
-pub fn wire_text(rules: &Rules, pos: &Position, moves: &MoveList, m: Move) -> String {
-    let text = move_text(rules, Dialect::Cecp, m);
+pub fn wire_text(variant: &dyn Variant, pos: &Position, moves: &MoveList, m: Move) -> String {
+    let rules = variant.rules();
+    let text = move_text(variant, Dialect::Cecp, m);
     let via = switch_via(rules, pos, moves, m.from());
-    let Some(via) = via.filter(|_| m.kind() == MoveKind::Switch) else {
+    let Some(via) = via.filter(|_| m.kind() == MoveKind::Transform) else {
         return text;
     };
     let sq = |s| square_text(rules.geometry(), Dialect::Cecp, s);
@@ -263,14 +257,12 @@ pub fn parse_wire(variant: &dyn Variant, pos: &Position, text: &str) -> Result<M
     let switches: Vec<Move> = moves
         .iter()
         .copied()
-        .filter(|m| m.kind() == MoveKind::Switch && m.from() == a)
+        .filter(|m| m.kind() == MoveKind::Transform && m.from() == a)
         .collect();
-    let rules = variant.rules();
     let found = if a != b && c == b && d == a && s1.is_empty() {
-        switches
-            .iter()
-            .copied()
-            .find(|&m| move_text(rules, Dialect::Cecp, m).ends_with(&suffix) && !suffix.is_empty())
+        switches.iter().copied().find(|&m| {
+            move_text(variant, Dialect::Cecp, m).ends_with(&suffix) && !suffix.is_empty()
+        })
     } else if a == b
         && switches.len() == 1
         && pos.piece_at(c).is_none()
@@ -303,10 +295,13 @@ fn unique_between(variant: &dyn Variant, pos: &Position, text: &str) -> Option<M
     variant.legal_moves(pos, &mut moves);
     let mut between = moves.iter().filter(|m| m.from() == from && m.to() == to);
     match (between.next(), between.next()) {
-        // Only a teleport XBoard shows as we do; a bare click onto an explosion's victim leaves
-        // the Teleporter standing on XBoard's board, so it is refused.
+        // Only a game's own move that a user enters by clicks and that XBoard shows as we do
+        // (a King's teleport); a bare click onto an explosion's victim leaves the Teleporter
+        // standing on XBoard's board, so it is refused.
         (Some(&m), None)
-            if m.kind() == MoveKind::Teleport && xboard_carries(variant.rules(), pos, m) =>
+            if matches!(m.kind(), MoveKind::Special(_))
+                && variant.xboard_clickable(m)
+                && xboard_carries(variant, pos, m) =>
         {
             Some(m)
         }
@@ -315,38 +310,21 @@ fn unique_between(variant: &dyn Variant, pos: &Position, text: &str) -> Option<M
 }
 
 /// Whether XBoard 4.9.1 applies `m` (legal in `pos`) to its own board as we do, and writes it so
-/// that it reads back. It cannot: change a piece away from the move's squares (Magician's
-/// promotion), tell a King's one-square teleport from its step in its PGN, move a King two or
-/// more squares along its rank past pieces (it takes that for castling and drags a piece along), or
-/// step a Pawn-slot piece diagonally onto an en-passant square without capturing (it takes
-/// that for en passant). Under CECP the engine does not choose such moves while it has others.
-pub fn xboard_carries(rules: &Rules, pos: &Position, m: Move) -> bool {
+/// that it reads back. It cannot step a Pawn-slot piece diagonally onto an en-passant square
+/// without capturing (it takes that for en passant), nor a move of a game's own kind that the
+/// game says it cannot carry (`Hooks::xboard_carries`: a Magician's promotion elsewhere on the
+/// board, some King teleports). Under CECP the engine does not choose such moves while it has
+/// others.
+pub fn xboard_carries(variant: &dyn Variant, pos: &Position, m: Move) -> bool {
     match m.kind() {
-        MoveKind::AlsoPromote => false,
-        // XBoard's PGN drops the suffix of a one-square King move, so a teleport onto a square
-        // the King could step to would read back as the step.
-        MoveKind::Teleport
-            if m.from().file().abs_diff(m.to().file()) <= 1
-                && m.from().rank().abs_diff(m.to().rank()) <= 1 =>
-        {
-            false
-        }
-        MoveKind::Teleport if m.from().rank() == m.to().rank() => {
-            let (a, b) = (
-                m.from().file().min(m.to().file()),
-                m.from().file().max(m.to().file()),
-            );
-            (a + 1..b)
-                .all(|f| Square::new(f, m.from().rank()).is_none_or(|s| pos.piece_at(s).is_none()))
-        }
         MoveKind::Normal => {
             let p = pos.piece_at(m.from());
             !(p.is_some()
-                && rules.en_passant.contains(p.kind())
+                && variant.rules().en_passant.contains(p.kind())
                 && pos.ep_targets().contains(m.to())
                 && m.from().file() != m.to().file())
         }
-        _ => true,
+        _ => variant.xboard_carries(pos, m),
     }
 }
 
@@ -392,7 +370,7 @@ pub fn parse_kill_san(
 pub fn switch_choice(rules: &Rules, moves: &MoveList, from: Square) -> Option<String> {
     let letters: String = moves
         .iter()
-        .filter(|m| m.kind() == MoveKind::Switch && m.from() == from)
+        .filter(|m| m.kind() == MoveKind::Transform && m.from() == from)
         .filter_map(|m| m.piece())
         .map(|k| piece_letter(rules, Dialect::Cecp, k))
         .collect();
@@ -520,15 +498,15 @@ mod tests {
         chess.legal_moves(&pos, &mut moves);
         let sq = |s: &str| Square::parse(s).unwrap();
         assert_eq!(
-            lift(chess.rules(), &pos, &moves, sq("e2")),
+            lift(chess, &pos, &moves, sq("e2")),
             "highlight 8/8/8/8/8/8/8/8"
         );
         assert_eq!(
-            lift(chess.rules(), &pos, &moves, sq("e5")),
+            lift(chess, &pos, &moves, sq("e5")),
             "highlight 8/8/3RY3/8/8/8/8/8"
         );
         assert_eq!(
-            lift(chess.rules(), &pos, &moves, sq("b7")),
+            lift(chess, &pos, &moves, sq("b7")),
             "highlight 1M6/8/8/8/8/8/8/8"
         );
         assert_eq!(
@@ -570,9 +548,9 @@ mod tests {
         let switch = moves
             .iter()
             .copied()
-            .find(|m| m.kind() == MoveKind::Switch && m.from() == Square::parse("c1").unwrap())
+            .find(|m| m.kind() == MoveKind::Transform && m.from() == Square::parse("c1").unwrap())
             .unwrap();
-        let text = wire_text(rules, &pos, &moves, switch);
+        let text = wire_text(v, &pos, &moves, switch);
         let via = switch_via(rules, &pos, &moves, switch.from()).unwrap();
         assert!(pos.piece_at(via).is_none());
         let v_text = square_text(rules.geometry(), Dialect::Cecp, via);
@@ -600,10 +578,10 @@ mod tests {
         let m = parse_wire(v, &black, "c8c8,e6b8").unwrap();
         assert_eq!(
             (m.kind(), m.from()),
-            (MoveKind::Switch, Square::parse("c8").unwrap())
+            (MoveKind::Transform, Square::parse("c8").unwrap())
         );
         // Clicks: the lifted Bishop marks its empty via square cyan.
-        let board = lift(rules, &pos, &moves, switch.from());
+        let board = lift(v, &pos, &moves, switch.from());
         assert!(board.contains('C'), "{board}");
         assert_eq!(
             switch_choice(rules, &moves, switch.from()).as_deref(),

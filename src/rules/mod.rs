@@ -8,7 +8,7 @@ mod tables;
 pub use betza::{Atom, BetzaError, Modality};
 pub use tables::{Direction, Tables};
 
-use crate::core::{Bitboard, Color, Geometry, PieceKind, Square, MAX_KINDS};
+use crate::core::{Bitboard, ByColor, Color, Geometry, KindSet, PieceKind, Square, MAX_KINDS};
 use std::fmt;
 
 /// One piece type of a variant.
@@ -74,13 +74,6 @@ impl PieceSpec {
     }
 }
 
-/// How turns follow each other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct TurnSchedule {
-    /// If set, the neutral side takes a turn after every this many player plies (Chaos's Nature).
-    pub third_party_every: Option<u16>,
-}
-
 /// One castling move: where the king and its partner start and end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CastleSpec {
@@ -121,17 +114,48 @@ pub struct RuleSpec {
     pub start_fen: &'static str,
     /// Castling moves.
     pub castling: Vec<CastleSpec>,
-    /// Ranks, counted from the owner's side from 0, where promotion happens.
-    pub promotion_ranks: Vec<u8>,
+    /// Squares where each side's promoting pieces promote (usually its last rank).
+    pub promotion_zone: ByColor<Bitboard>,
+    /// Squares where each side may drop pieces from its reserve (the whole board by default;
+    /// promoting pieces never drop into their promotion zone).
+    pub drop_zone: ByColor<Bitboard>,
     /// Plies without capture or pawn move after which the game is drawn (0: never).
     pub fifty_move_plies: u16,
     /// Occurrences of a position that draw the game (0: never).
     pub repetition_count: u8,
-    /// Turn order.
-    pub schedule: TurnSchedule,
+    /// The game's own per-piece state: the FEN letters of its flags and spells.
+    pub state: StateSpec,
     /// XBoard's own name for this game when XBoard knows its rules (`normal`); XBoard is then not
     /// sent `setup` and `piece` lines.
     pub xboard_builtin: Option<&'static str>,
+}
+
+/// The per-piece state a game defines beyond the shared counters: flags and timed spells, each
+/// with its FEN letter. Flag bit `i` is written `flags[i]` (`K{t}`); spell kind `i` is written
+/// `s` followed by `spells[i]` and its end (`B{sd@40}`). See `docs/fen.md`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StateSpec {
+    /// Letters of the flags, by bit.
+    pub flags: &'static [char],
+    /// Letters of the spell kinds, by kind number.
+    pub spells: &'static [char],
+}
+
+impl RuleSpec {
+    /// Promotion zones of both players from ranks counted from each player's side (0 is its
+    /// first rank): `zone_from_ranks(geo, &[7])` is FIDE's last rank.
+    pub fn zone_from_ranks(geometry: &Geometry, ranks: &[u8]) -> ByColor<Bitboard> {
+        ByColor([
+            geometry.ranks_of(Color::White, ranks),
+            geometry.ranks_of(Color::Black, ranks),
+            Bitboard::EMPTY,
+        ])
+    }
+
+    /// Drop zones covering the whole board for every side.
+    pub fn whole_board(geometry: &Geometry) -> ByColor<Bitboard> {
+        ByColor([geometry.board(); 3])
+    }
 }
 
 /// Why a [`RuleSpec`] cannot be compiled.
@@ -145,6 +169,8 @@ pub enum RulesError {
     Betza(char, BetzaError),
     /// A promotion letter names no kind.
     UnknownPromotion(char, char),
+    /// A state letter is used twice or clashes with the shared ones.
+    StateLetter(char),
 }
 
 impl fmt::Display for RulesError {
@@ -159,6 +185,7 @@ impl fmt::Display for RulesError {
                 f,
                 "piece {c} promotes to {p}, which is not a piece of this variant"
             ),
+            RulesError::StateLetter(c) => write!(f, "state letter {c} is used twice"),
         }
     }
 }
@@ -184,40 +211,18 @@ pub struct Rules {
     /// Per-square tables.
     pub tables: Tables,
     /// Royal kinds.
-    pub royal: Bitboard16,
+    pub royal: KindSet,
     /// Kinds that track whether they have moved.
-    pub tracks_moved: Bitboard16,
+    pub tracks_moved: KindSet,
     /// Kinds that take part in en passant.
-    pub en_passant: Bitboard16,
-    /// Promotion squares per side.
-    pub promotion_zone: [Bitboard; 3],
+    pub en_passant: KindSet,
+    /// Pawn-like kinds (their moves are irreversible).
+    pub pawns: KindSet,
+    /// Kinds that promote somewhere.
+    pub promoting: KindSet,
     /// Kinds that take part in castling; whether they moved is told by the FEN castling field.
-    pub castling_kinds: Bitboard16,
+    pub castling_kinds: KindSet,
     castling_squares: Bitboard,
-}
-
-/// A set of piece kinds, one bit each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Bitboard16(pub u16);
-
-impl Bitboard16 {
-    /// Whether `k` is in the set.
-    #[inline]
-    pub fn contains(self, k: PieceKind) -> bool {
-        self.0 >> k.0 & 1 != 0
-    }
-
-    /// Adds `k`.
-    pub fn insert(&mut self, k: PieceKind) {
-        self.0 |= 1 << k.0;
-    }
-
-    /// Kinds in the set.
-    pub fn iter(self) -> impl Iterator<Item = PieceKind> {
-        (0..16u8)
-            .filter(move |i| self.0 >> i & 1 != 0)
-            .map(PieceKind)
-    }
 }
 
 impl Rules {
@@ -260,29 +265,34 @@ impl Rules {
                 promotions,
             });
         }
-        let mut royal = Bitboard16::default();
-        let mut tracks_moved = Bitboard16::default();
-        let mut en_passant = Bitboard16::default();
-        for (i, k) in kinds.iter().enumerate() {
-            let kind = PieceKind(i as u8);
-            if k.spec.royal {
-                royal.insert(kind);
-            }
-            if k.spec.tracks_moved {
-                tracks_moved.insert(kind);
-            }
-            if k.spec.en_passant {
-                en_passant.insert(kind);
+        let state_letters: Vec<char> = spec
+            .state
+            .flags
+            .iter()
+            .chain(spec.state.spells)
+            .copied()
+            .collect();
+        for (i, &c) in state_letters.iter().enumerate() {
+            // Flags are single letters beside the shared items (`c`, `f`, `s`, `a`, `g`, `m`).
+            if state_letters[..i].contains(&c)
+                || (i < spec.state.flags.len() && "cfsagm".contains(c))
+            {
+                return Err(RulesError::StateLetter(c));
             }
         }
+        let set = |keep: fn(&KindInfo) -> bool| -> KindSet {
+            PieceKind::all(kinds.len())
+                .filter(|k| keep(&kinds[k.index()]))
+                .collect()
+        };
+        let royal = set(|k| k.spec.royal);
+        let tracks_moved = set(|k| k.spec.tracks_moved);
+        let en_passant = set(|k| k.spec.en_passant);
+        let pawns = set(|k| k.spec.pawn);
+        let promoting = set(|k| !k.promotions.is_empty());
         let geo = &spec.geometry;
-        let mut promotion_zone = [Bitboard::EMPTY; 3];
-        for &r in &spec.promotion_ranks {
-            promotion_zone[0] |= geo.rank_mask(r);
-            promotion_zone[1] |= geo.rank_mask(geo.ranks() - 1 - r);
-        }
         let tables = Tables::build(geo, &kinds);
-        let mut castling_kinds = Bitboard16::default();
+        let mut castling_kinds = KindSet::default();
         let mut castling_squares = Bitboard::EMPTY;
         for c in &spec.castling {
             castling_kinds.insert(c.king);
@@ -297,10 +307,40 @@ impl Rules {
             royal,
             tracks_moved,
             en_passant,
-            promotion_zone,
+            pawns,
+            promoting,
             castling_kinds,
             castling_squares,
         })
+    }
+
+    /// Where `color`'s promoting pieces promote.
+    #[inline]
+    pub fn promotion_zone(&self, color: Color) -> Bitboard {
+        self.spec.promotion_zone[color]
+    }
+
+    /// Checks that each named kind of a game module has the letter it is named for, so that
+    /// reordering a catalogue cannot silently change a rule. Returns the first mismatch.
+    pub fn check_named(&self, named: &[(PieceKind, char)]) -> Result<(), String> {
+        for &(kind, letter) in named {
+            match self.kinds.get(kind.index()) {
+                Some(info) if info.spec.letter == letter => {}
+                Some(info) => {
+                    return Err(format!(
+                        "kind {} is named {letter} but the catalogue has {} there",
+                        kind.0, info.spec.letter
+                    ))
+                }
+                None => {
+                    return Err(format!(
+                        "kind {} ({letter}) is not in the catalogue",
+                        kind.0
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Start squares of kings and partners in castling.
@@ -358,11 +398,7 @@ impl Rules {
 
     /// Whether a piece of `kind` and `color` on `sq` may use its initial (`i`) moves.
     pub fn on_initial_square(&self, kind: PieceKind, color: Color, sq: Square) -> bool {
-        let rel = if color == Color::Black {
-            self.geometry().ranks() - 1 - sq.rank()
-        } else {
-            sq.rank()
-        };
+        let rel = self.geometry().relative_rank(color, sq);
         self.kinds[kind.index()].spec.initial_ranks.contains(&rel)
     }
 }

@@ -7,7 +7,7 @@
 
 use super::betza::Modality;
 use super::KindInfo;
-use crate::core::{Bitboard, Color, Geometry, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
+use crate::core::{Bitboard, Color, Geometry, KindSet, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
 
 /// One of the eight line directions. The first four increase the square index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,13 +84,13 @@ pub struct Tables {
     quiet_rides: Vec<Rides>,
     capture_rides: Vec<Rides>,
     /// Per (colour, direction): kinds that capture by sliding in that direction.
-    capture_riders: Vec<u16>,
+    capture_riders: Vec<KindSet>,
     /// Per (colour, kind): quiet and capture moves are the same set (most pieces).
     symmetric: Vec<bool>,
     /// Per (colour, kind): has any lame leap.
     has_lame: Vec<bool>,
-    /// Per colour: kinds that capture by a leap or a lame leap, as a bit set.
-    leap_attack_kinds: [u16; 3],
+    /// Per colour: kinds that capture by a leap or a lame leap.
+    leap_attack_kinds: [KindSet; 3],
 }
 
 /// Distances the `within` table holds, 0 to 11: the longest line on a board twelve files wide.
@@ -110,7 +110,12 @@ impl Tables {
     /// Builds all tables for a board and a catalogue.
     pub fn build(geo: &Geometry, kinds: &[KindInfo]) -> Tables {
         let board = geo.board();
-        let step = |sq: Square, df: i8, dr: i8| sq.offset(df, dr).filter(|&s| board.contains(s));
+        // A step or leap lands on a playable square of the board it starts on (holes and other
+        // boards are jumped over, never landed on).
+        let step = |sq: Square, df: i8, dr: i8| {
+            sq.offset(df, dr)
+                .filter(|&s| board.contains(s) && geo.same_board(sq, s))
+        };
 
         // Rays stop at the edge or at a hole.
         let mut rays = vec![Bitboard::EMPTY; 8 * NUM_SQUARES];
@@ -152,10 +157,10 @@ impl Tables {
             rev_lame_span: vec![(0, 0); n],
             quiet_rides: vec![Rides::default(); 3 * MAX_KINDS],
             capture_rides: vec![Rides::default(); 3 * MAX_KINDS],
-            capture_riders: vec![0; 3 * 8],
+            capture_riders: vec![KindSet::EMPTY; 3 * 8],
             symmetric: vec![true; 3 * MAX_KINDS],
             has_lame: vec![false; 3 * MAX_KINDS],
-            leap_attack_kinds: [0; 3],
+            leap_attack_kinds: [KindSet::EMPTY; 3],
         };
 
         let mut lame_lists: Vec<Vec<LameLeap>> = vec![Vec::new(); n];
@@ -165,16 +170,13 @@ impl Tables {
             for (ki, info) in kinds.iter().enumerate() {
                 let kind = PieceKind(ki as u8);
                 let initial_ok = |sq: Square| {
-                    let rel = if flip {
-                        geo.ranks() - 1 - sq.rank()
-                    } else {
-                        sq.rank()
-                    };
-                    info.spec.initial_ranks.contains(&rel)
+                    info.spec
+                        .initial_ranks
+                        .contains(&geo.relative_rank(color, sq))
                 };
                 if let Some(extra) = info.spec.extra_leaps {
                     for sq in board {
-                        let targets = extra(geo, color, sq) & board;
+                        let targets = extra(geo, color, sq) & geo.board_of(sq);
                         let i = cks(color, kind, sq);
                         t.leap_quiet[i] |= targets;
                         t.leap_capture[i] |= targets;
@@ -218,7 +220,7 @@ impl Tables {
                             rides.from |= from_files;
                         }
                         if atom.modality.captures() {
-                            t.capture_riders[color.index() * 8 + d.0 as usize] |= 1 << ki;
+                            t.capture_riders[color.index() * 8 + d.0 as usize].insert(kind);
                         }
                         continue;
                     }
@@ -287,7 +289,7 @@ impl Tables {
                     .any(|sq| t.leap_capture[cks(color, kind, sq)].nonempty());
                 let lame = lame_lists_have_capture(&rev_lame_lists, color, kind);
                 if leaps || lame {
-                    t.leap_attack_kinds[color.index()] |= 1 << ki;
+                    t.leap_attack_kinds[color.index()].insert(kind);
                 }
             }
         }
@@ -339,7 +341,7 @@ impl Tables {
     }
 
     /// All squares reached by the given rides.
-    #[inline]
+    #[inline(always)]
     pub fn ride_targets(&self, rides: Rides, sq: Square, occupied: Bitboard) -> Bitboard {
         let mut out = Bitboard::EMPTY;
         if !rides.from.contains(sq) {
@@ -403,9 +405,9 @@ impl Tables {
         self.capture_rides[ck(c, k)]
     }
 
-    /// Kinds of `c` that capture sliding in direction `d`, as a bit set.
+    /// Kinds of `c` that capture sliding in direction `d`.
     #[inline]
-    pub fn capture_riders(&self, c: Color, d: Direction) -> u16 {
+    pub fn capture_riders(&self, c: Color, d: Direction) -> KindSet {
         self.capture_riders[c.index() * 8 + d.0 as usize]
     }
 
@@ -415,9 +417,9 @@ impl Tables {
         self.symmetric[ck(c, k)]
     }
 
-    /// Kinds of `c` that capture by a leap or a lame leap, as a bit set.
+    /// Kinds of `c` that capture by a leap or a lame leap.
     #[inline]
-    pub fn leap_attack_kinds(&self, c: Color) -> u16 {
+    pub fn leap_attack_kinds(&self, c: Color) -> KindSet {
         self.leap_attack_kinds[c.index()]
     }
 

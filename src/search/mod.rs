@@ -12,9 +12,8 @@ pub use time::TimeBudget;
 pub use tt::TranspositionTable;
 
 use crate::board::Position;
-use crate::core::{Move, MoveKind, MoveList, NUM_SQUARES};
+use crate::core::{KindSet, Move, MoveKind, MoveList, NUM_SQUARES};
 use crate::eval::Eval;
-use crate::movegen;
 use crate::variants::{Outcome, Variant};
 use picker::Picker;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -243,7 +242,7 @@ struct Worker<'a> {
     pv: Vec<Vec<Move>>,
     killers: [[Move; 2]; MAX_PLY],
     history: Vec<i32>,
-    pawn_kinds: u16,
+    pawn_kinds: KindSet,
     allow_null: bool,
     allow_reductions: bool,
 }
@@ -268,7 +267,7 @@ pub fn search(
         tt,
         control,
         limits,
-        budget: TimeBudget::new(limits, root.turn()),
+        budget: TimeBudget::new(limits),
         nodes: AtomicU64::new(0),
     };
     let helpers = pool.map_or(0, |p| p.current_num_threads());
@@ -313,12 +312,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 impl<'a> Worker<'a> {
     fn new(shared: &'a Shared<'a>, id: usize, history: &[u64]) -> Worker<'a> {
         let rules = shared.variant.rules();
-        let pawn_kinds = rules
-            .kinds
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| k.spec.pawn)
-            .fold(0u16, |m, (i, _)| m | 1 << i);
+        let pawn_kinds = rules.pawns;
         Worker {
             shared,
             id,
@@ -521,12 +515,12 @@ impl<'a> Worker<'a> {
             let check = variant.in_check(&child);
             let d = depth as i32 - 1 + i32::from(check);
             let mut score = if i == 0 {
-                -self.alphabeta(&child, d, 1, -beta, -alpha, true, check)
+                self.child(pos, &child, d, 0, alpha, beta, true, check)
             } else {
-                -self.alphabeta(&child, d, 1, -alpha - 1, -alpha, false, check)
+                self.child(pos, &child, d, 0, alpha, alpha + 1, false, check)
             };
             if i > 0 && score > alpha && score < beta && !self.aborted {
-                score = -self.alphabeta(&child, d, 1, -beta, -alpha, true, check);
+                score = self.child(pos, &child, d, 0, alpha, beta, true, check);
             }
             self.path.pop();
             if self.aborted {
@@ -596,19 +590,67 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Whether an earlier position of the game or of the path equals this one (within the
+    /// game's repetition window; any distance, since a third party's plies can make the same
+    /// side move at odd and even distances).
     fn is_repetition(&self, pos: &Position) -> bool {
-        let window = (pos.halfmove_clock() as usize).min(self.path.len());
+        let window = self
+            .shared
+            .variant
+            .repetition_window(pos)
+            .min(self.path.len());
         self.path[self.path.len() - window..]
             .iter()
             .rev()
-            .skip(1)
-            .step_by(2)
             .any(|&h| h == pos.hash())
     }
 
+    /// Searches `child`, a position after a move from `pos`, at `ply + 1` and returns its score
+    /// from `pos`'s point of view with the window `alpha`..`beta` of that point of view: the
+    /// score is negated when the point of view changes (a player's move), and kept when it does
+    /// not (a third party's ply, after which the same player is to move).
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &mut self,
+        pos: &Position,
+        child: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        in_check: bool,
+    ) -> i32 {
+        let variant = self.shared.variant;
+        if variant.point_of_view(child) == variant.point_of_view(pos) {
+            self.alphabeta(child, depth, ply + 1, alpha, beta, pv_node, in_check)
+        } else {
+            -self.alphabeta(child, depth, ply + 1, -beta, -alpha, pv_node, in_check)
+        }
+    }
+
+    /// `child` for quiescence.
+    fn quiesce_child(
+        &mut self,
+        pos: &Position,
+        child: &Position,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        in_check: bool,
+    ) -> i32 {
+        let variant = self.shared.variant;
+        if variant.point_of_view(child) == variant.point_of_view(pos) {
+            self.quiesce(child, ply + 1, alpha, beta, in_check)
+        } else {
+            -self.quiesce(child, ply + 1, -beta, -alpha, in_check)
+        }
+    }
+
     fn outcome_score(&self, outcome: Outcome, pos: &Position, ply: usize) -> i32 {
+        let pov = self.shared.variant.point_of_view(pos);
         match outcome {
-            Outcome::Win { winner, .. } if winner == pos.turn() => MATE - ply as i32,
+            Outcome::Win { winner, .. } if winner == pov => MATE - ply as i32,
             Outcome::Win { .. } => -(MATE - ply as i32),
             Outcome::Draw { .. } => 0,
         }
@@ -619,19 +661,21 @@ impl<'a> Worker<'a> {
     fn has_pieces(&self, pos: &Position) -> bool {
         let rules = self.shared.variant.rules();
         let us = pos.turn();
-        let mut bb = pos.color_bb(us) & !pos.royals(rules, us);
-        for k in 0..rules.num_kinds() {
-            if self.pawn_kinds >> k & 1 != 0 {
-                bb &= !pos.kind_bb(crate::core::PieceKind(k as u8));
-            }
-        }
+        let bb = pos.color_bb(us) & !pos.royals(rules, us) & !pos.kinds_bb(self.pawn_kinds);
         bb.nonempty()
     }
 
-    /// The static evaluation from the side to move's point of view.
+    /// The static evaluation from the position's point of view.
     fn static_eval(&self, pos: &Position) -> i32 {
         let variant = self.shared.variant;
-        self.eval.evaluate(variant.rules(), pos) + variant.evaluate_extra(pos)
+        let pov = variant.point_of_view(pos);
+        let extra = variant.evaluate_extra(pos);
+        let extra = if pov == crate::core::Color::Black {
+            -extra
+        } else {
+            extra
+        };
+        self.eval.evaluate(variant.rules(), pos, pov) + extra
     }
 
     /// `in_check` is whether the side to move is in check, which the parent has worked out.
@@ -683,7 +727,7 @@ impl<'a> Worker<'a> {
         }
         // Step 5. Game ends by the variant's rules (mate, stalemate, 50 moves, its own wins).
         let mut moves = MoveList::new();
-        variant.legal_moves(pos, &mut moves);
+        variant.legal_moves_checked(pos, in_check, &mut moves);
         if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
             return self.outcome_score(outcome, pos, ply);
         }
@@ -716,23 +760,27 @@ impl<'a> Worker<'a> {
             && self.has_pieces(pos)
         {
             let r = NULL_MOVE_BASE + depth / NULL_MOVE_DEPTH_DIVISOR;
-            let null = pos.play(variant.rules(), Move::pass());
-            self.path.push(pos.hash());
-            let score = -self.alphabeta(
-                &null,
-                depth - 1 - r,
-                ply + 1,
-                -beta,
-                -beta + 1,
-                false,
-                false,
-            );
-            self.path.pop();
-            if self.aborted {
-                return 0;
-            }
-            if score >= beta {
-                return if score >= MATE_BOUND { beta } else { score };
+            let null = variant.play(pos, Move::pass());
+            // Only a pass that hands the move straight to the opponent is a null move: never
+            // one that crosses a third party's turn.
+            if null.turn() == pos.turn().opponent() && variant.point_of_view(&null) == null.turn() {
+                self.path.push(pos.hash());
+                let score = -self.alphabeta(
+                    &null,
+                    depth - 1 - r,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                    false,
+                    false,
+                );
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
             }
         }
         // Step 8. Internal iterative reduction: without a move from the table, ordering is poor
@@ -750,7 +798,7 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = MoveList::new();
         let may_prune = !pv_node && !in_check;
         while let Some(m) = picker.next() {
-            let quiet = !movegen::is_noisy(pos, m);
+            let quiet = !variant.is_noisy(pos, m);
             let child = variant.play(pos, m);
             let gives_check = variant.in_check(&child);
             // Step 10. Prune quiet moves that give no check near the horizon: late in the order
@@ -771,12 +819,13 @@ impl<'a> Worker<'a> {
             let new_depth = depth - 1 + i32::from(gives_check);
             self.path.push(pos.hash());
             let score = if index == 0 {
-                -self.alphabeta(
+                self.child(
+                    pos,
                     &child,
                     new_depth,
-                    ply + 1,
-                    -beta,
-                    -alpha,
+                    ply,
+                    alpha,
+                    beta,
                     pv_node,
                     gives_check,
                 )
@@ -795,36 +844,30 @@ impl<'a> Worker<'a> {
                     r = (lmr_reduction(depth, index) - i32::from(pv_node) - i32::from(killer))
                         .clamp(0, new_depth - 1);
                 }
-                let mut s = -self.alphabeta(
+                let mut s = self.child(
+                    pos,
                     &child,
                     new_depth - r,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
+                    ply,
+                    alpha,
+                    alpha + 1,
                     false,
                     gives_check,
                 );
                 if s > alpha && r > 0 && !self.aborted {
-                    s = -self.alphabeta(
+                    s = self.child(
+                        pos,
                         &child,
                         new_depth,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
+                        ply,
+                        alpha,
+                        alpha + 1,
                         false,
                         gives_check,
                     );
                 }
                 if s > alpha && s < beta && pv_node && !self.aborted {
-                    s = -self.alphabeta(
-                        &child,
-                        new_depth,
-                        ply + 1,
-                        -beta,
-                        -alpha,
-                        true,
-                        gives_check,
-                    );
+                    s = self.child(pos, &child, new_depth, ply, alpha, beta, true, gives_check);
                 }
                 s
             };
@@ -891,19 +934,11 @@ impl<'a> Worker<'a> {
         *h = (*h + bonus).clamp(-HISTORY_MAX, HISTORY_MAX);
     }
 
-    /// What a noisy move wins at once: the victim and, for a promotion, the promoted piece over
-    /// the mover.
+    /// What a move wins at once for the mover (the game says: a self-capture loses).
     fn material_gain(&self, pos: &Position, m: Move) -> i32 {
-        let victim = match m.kind() {
-            MoveKind::EnPassant => m.aux().map_or(0, |v| self.value_on(pos, v)),
-            _ => self.value_on(pos, m.to()),
-        };
-        let promo = match (m.kind(), m.piece()) {
-            (MoveKind::Promotion, Some(k)) => self.eval.value(k) - self.value_on(pos, m.from()),
-            (_, Some(k)) => self.eval.value(k),
-            _ => 0,
-        };
-        victim + promo
+        self.shared
+            .variant
+            .material_gain(pos, m, &|k| self.eval.value(k))
     }
 
     /// Resolves captures: the side to move may stand pat on the static evaluation unless in check,
@@ -930,7 +965,7 @@ impl<'a> Worker<'a> {
         let stand_pat;
         if in_check {
             // Every evasion, so that mate is found.
-            variant.legal_moves(pos, &mut moves);
+            variant.legal_moves_checked(pos, true, &mut moves);
             if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
@@ -945,12 +980,10 @@ impl<'a> Worker<'a> {
             if stand_pat >= beta {
                 return stand_pat;
             }
-            variant.noisy_moves(pos, &mut moves);
+            variant.noisy_moves(pos, false, &mut moves);
         }
         let mut best = stand_pat;
         alpha = alpha.max(best);
-        let rules = variant.rules();
-        let them = pos.turn().opponent();
         let mut picker = self.picker(pos, &mut moves, ply, Move::NULL);
         while let Some(m) = picker.next() {
             if !in_check {
@@ -963,11 +996,10 @@ impl<'a> Worker<'a> {
                 // loses material.
                 if matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion)
                     && self.value_on(pos, m.from()) > gain
-                    && movegen::attacked(
-                        rules,
+                    && variant.attacked(
                         pos,
                         m.to(),
-                        them,
+                        pos.turn(),
                         pos.occupied() & !crate::core::Bitboard::from_square(m.from()),
                     )
                 {
@@ -976,7 +1008,7 @@ impl<'a> Worker<'a> {
             }
             let child = variant.play(pos, m);
             let check = variant.in_check(&child);
-            let score = -self.quiesce(&child, ply + 1, -beta, -alpha, check);
+            let score = self.quiesce_child(pos, &child, ply, alpha, beta, check);
             if self.aborted {
                 return 0;
             }
@@ -1011,16 +1043,20 @@ impl<'a> Worker<'a> {
         ply: usize,
         tt_move: Move,
     ) -> Picker<'m> {
+        let variant = self.shared.variant;
         Picker::new(moves, |m| {
             if m == tt_move {
                 ORDER_TT
-            } else if movegen::is_noisy(pos, m) {
-                let victim = match m.kind() {
-                    MoveKind::EnPassant => m.aux().map_or(0, |v| self.value_on(pos, v)),
-                    _ => self.value_on(pos, m.to()),
+            } else if variant.is_noisy(pos, m) {
+                // Most valuable victim and promoted piece first, then least valuable mover.
+                let mover = self.value_on(pos, m.from());
+                let promoted = if m.kind() == MoveKind::Promotion {
+                    mover
+                } else {
+                    0
                 };
-                let promo = m.piece().map_or(0, |k| self.eval.value(k));
-                ORDER_CAPTURE + 10 * (victim + promo) - self.value_on(pos, m.from()) / 10
+                let gain = variant.material_gain(pos, m, &|k| self.eval.value(k)) + promoted;
+                ORDER_CAPTURE + 10 * gain - mover / 10
             } else if self.killers[ply][0] == m {
                 ORDER_KILLER[0]
             } else if self.killers[ply][1] == m {

@@ -2,7 +2,6 @@
 //! searching at once), both from the limits of the search.
 
 use super::Limits;
-use crate::core::Color;
 use std::time::Duration;
 
 /// Moves assumed left in the game when the clock does not say.
@@ -11,8 +10,10 @@ const DEFAULT_MOVES_TO_GO: u32 = 30;
 const INCREMENT_SHARE: f64 = 0.75;
 /// The hard limit is this many soft limits...
 const HARD_PER_SOFT: f64 = 2.5;
-/// ...but never more than this share of the time left (after the overhead).
+/// ...but never more than this share of the time left (after the overhead)...
 const HARD_SHARE_OF_CLOCK: f64 = 0.25;
+/// ...or, on the last move before the time control, this share.
+const HARD_SHARE_LAST_MOVE: f64 = 0.8;
 /// The least time a search is given.
 const MINIMUM: Duration = Duration::from_millis(1);
 
@@ -25,7 +26,7 @@ pub struct TimeBudget {
 
 impl TimeBudget {
     /// The budget for `limits` (the clock is the mover's).
-    pub fn new(limits: &Limits, _mover: Color) -> TimeBudget {
+    pub fn new(limits: &Limits) -> TimeBudget {
         let overhead = limits.move_overhead;
         if let Some(t) = limits.movetime {
             // A fixed time per move is used in full: no early stop between iterations.
@@ -44,7 +45,12 @@ impl TimeBudget {
         let left = clock.time.saturating_sub(overhead);
         let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 60);
         let base = left / mtg + clock.inc.mul_f64(INCREMENT_SHARE);
-        let cap = left.mul_f64(if mtg == 1 { 0.8 } else { HARD_SHARE_OF_CLOCK });
+        let share = if mtg == 1 {
+            HARD_SHARE_LAST_MOVE
+        } else {
+            HARD_SHARE_OF_CLOCK
+        };
+        let cap = left.mul_f64(share);
         let hard = base.mul_f64(HARD_PER_SOFT).min(cap).max(MINIMUM);
         let soft = base.min(hard).max(MINIMUM);
         TimeBudget {
@@ -82,7 +88,7 @@ mod tests {
                 move_overhead: Duration::from_millis(30),
                 ..Default::default()
             };
-            let b = TimeBudget::new(&limits, Color::White);
+            let b = TimeBudget::new(&limits);
             let left = Duration::from_millis(ms).saturating_sub(Duration::from_millis(30));
             assert!(
                 b.hard.unwrap() <= left.mul_f64(HARD_SHARE_OF_CLOCK).max(MINIMUM),
@@ -99,7 +105,7 @@ mod tests {
             move_overhead: Duration::from_millis(30),
             ..Default::default()
         };
-        let b = TimeBudget::new(&limits, Color::White);
+        let b = TimeBudget::new(&limits);
         assert_eq!(b.hard, Some(Duration::from_millis(470)));
         assert_eq!(b.soft, None, "the whole time is used");
     }

@@ -1,18 +1,34 @@
 //! FIDE chess: the baseline every other game is checked against. All its rules are the trait's
 //! defaults except insufficient material, which knows FIDE's drawn endings.
 
-use super::Variant;
+use super::{Hooks, Pipeline};
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Geometry, PieceKind, Square};
-use crate::rules::{CastleSpec, PieceSpec, RuleSpec, Rules, TurnSchedule};
+use crate::rules::{CastleSpec, PieceSpec, RuleSpec, Rules, StateSpec};
 use std::sync::OnceLock;
 
-const KING: PieceKind = PieceKind(0);
-const QUEEN: PieceKind = PieceKind(1);
-const ROOK: PieceKind = PieceKind(2);
-const BISHOP: PieceKind = PieceKind(3);
-const KNIGHT: PieceKind = PieceKind(4);
-const PAWN: PieceKind = PieceKind(5);
+/// FIDE's kinds, in the order of `fide_pieces`.
+pub const KING: PieceKind = PieceKind(0);
+/// The Queen.
+pub const QUEEN: PieceKind = PieceKind(1);
+/// The Rook.
+pub const ROOK: PieceKind = PieceKind(2);
+/// The Bishop.
+pub const BISHOP: PieceKind = PieceKind(3);
+/// The Knight.
+pub const KNIGHT: PieceKind = PieceKind(4);
+/// The Pawn.
+pub const PAWN: PieceKind = PieceKind(5);
+
+/// The kinds above with their letters, checked against the catalogue.
+pub const NAMED: &[(PieceKind, char)] = &[
+    (KING, 'K'),
+    (QUEEN, 'Q'),
+    (ROOK, 'R'),
+    (BISHOP, 'B'),
+    (KNIGHT, 'N'),
+    (PAWN, 'P'),
+];
 
 /// The FIDE pawn: one step forward, two from its start rank (blocked by a piece in between),
 /// captures one step diagonally forward, en passant, promotes on the last rank.
@@ -121,15 +137,16 @@ pub fn spec() -> RuleSpec {
     RuleSpec {
         name: "chess",
         description: "FIDE chess, the baseline",
-        geometry,
         pieces: fide_pieces("QRBN"),
         start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         castling,
-        promotion_ranks: vec![7],
+        promotion_zone: RuleSpec::zone_from_ranks(&geometry, &[7]),
+        drop_zone: RuleSpec::whole_board(&geometry),
         fifty_move_plies: 100,
         repetition_count: 3,
-        schedule: TurnSchedule::default(),
+        state: StateSpec::default(),
         xboard_builtin: Some("normal"),
+        geometry,
     }
 }
 
@@ -139,16 +156,22 @@ pub struct Chess {
 }
 
 /// The registered instance.
-pub fn get() -> &'static Chess {
-    static CHESS: OnceLock<Chess> = OnceLock::new();
-    CHESS.get_or_init(|| Chess {
-        rules: Rules::compile(spec()).expect("the chess spec compiles"),
+pub fn get() -> &'static Pipeline<Chess> {
+    static CHESS: OnceLock<Pipeline<Chess>> = OnceLock::new();
+    CHESS.get_or_init(|| {
+        Pipeline(Chess {
+            rules: Rules::compile(spec()).expect("the chess spec compiles"),
+        })
     })
 }
 
-impl Variant for Chess {
+impl Hooks for Chess {
     fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
+        NAMED
     }
 
     /// The start position and the chessprogramming wiki's perft positions 2-6, plus a quiet
@@ -195,7 +218,7 @@ impl Variant for Chess {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::{EndReason, Outcome};
+    use crate::variants::{EndReason, Outcome, Variant};
 
     fn outcome(fen: &str) -> Option<Outcome> {
         let v = get();

@@ -2,10 +2,26 @@
 //! differently than it moves. Everything here is data; the trait's defaults are the rules.
 //! `docs/rules/divergent.md` restates them with their RULINGS items.
 
-use super::Variant;
-use crate::core::Geometry;
-use crate::rules::{PieceSpec, RuleSpec, Rules, TurnSchedule};
+use super::{Hooks, Pipeline};
+use crate::core::{Geometry, PieceKind};
+use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
 use std::sync::OnceLock;
+
+/// Divergent's kinds with their letters, in catalogue order (checked against it by a test;
+/// the module's rules are all data, so no code reads a kind by number).
+const NAMED: &[(PieceKind, char)] = &[
+    (PieceKind(0), 'K'),
+    (PieceKind(1), 'Q'),
+    (PieceKind(2), 'R'),
+    (PieceKind(3), 'B'),
+    (PieceKind(4), 'N'),
+    (PieceKind(5), 'G'),
+    (PieceKind(6), 'P'),
+    (PieceKind(7), 'U'),
+    (PieceKind(8), 'C'),
+    (PieceKind(9), 'Y'),
+    (PieceKind(10), 'X'),
+];
 
 /// The start array is a reconstruction (RULINGS §6.1 item 1): the original diagram is lost. It is
 /// data, so it can be corrected if the original surfaces.
@@ -14,11 +30,11 @@ pub const START_FEN: &str =
 
 /// The rules of Divergent Chess (RULINGS §6).
 pub fn spec() -> RuleSpec {
+    let geometry = Geometry::rectangle(10, 10).expect("10x10 is a valid board");
     RuleSpec {
         name: "divergent",
         description:
             "10x10; every piece captures differently than it moves (A.J. Winkelspecht, 1999)",
-        geometry: Geometry::rectangle(10, 10).expect("10x10 is a valid board"),
         pieces: vec![
             // §6.2: the King steps, captures as a Queen, and promotes to a royal Queen (X).
             PieceSpec {
@@ -67,11 +83,13 @@ pub fn spec() -> RuleSpec {
         ],
         start_fen: START_FEN,
         castling: Vec::new(),
-        promotion_ranks: vec![9],
+        promotion_zone: RuleSpec::zone_from_ranks(&geometry, &[9]),
+        drop_zone: RuleSpec::whole_board(&geometry),
         fifty_move_plies: 100,
         repetition_count: 3,
-        schedule: TurnSchedule::default(),
+        state: StateSpec::default(),
         xboard_builtin: None,
+        geometry,
     }
 }
 
@@ -81,16 +99,22 @@ pub struct Divergent {
 }
 
 /// The registered instance.
-pub fn get() -> &'static Divergent {
-    static DIVERGENT: OnceLock<Divergent> = OnceLock::new();
-    DIVERGENT.get_or_init(|| Divergent {
-        rules: Rules::compile(spec()).expect("the divergent spec compiles"),
+pub fn get() -> &'static Pipeline<Divergent> {
+    static DIVERGENT: OnceLock<Pipeline<Divergent>> = OnceLock::new();
+    DIVERGENT.get_or_init(|| {
+        Pipeline(Divergent {
+            rules: Rules::compile(spec()).expect("the divergent spec compiles"),
+        })
     })
 }
 
-impl Variant for Divergent {
+impl Hooks for Divergent {
     fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
+        NAMED
     }
 }
 
@@ -98,6 +122,7 @@ impl Variant for Divergent {
 mod tests {
     use super::*;
     use crate::notation::{parse_move, Dialect};
+    use crate::variants::Variant;
 
     fn play(fen: &str, moves: &[&str]) -> crate::board::Position {
         let v = get();
@@ -149,7 +174,7 @@ mod tests {
         v.legal_moves(&pos, &mut moves);
         let texts: Vec<String> = moves
             .iter()
-            .map(|&m| crate::notation::move_text(v.rules(), Dialect::Uci, m))
+            .map(|&m| v.move_text(m, Dialect::Uci))
             .collect();
         assert!(texts.contains(&"a9a10u".to_string()), "{texts:?}");
         assert!(texts.contains(&"e9e10x".to_string()), "{texts:?}");

@@ -3,19 +3,35 @@
 //! pawns entering their 6th rank, and Home-File Transference. The pieces are data; the switch
 //! and the trigger are the two hooks below. `docs/rules/magician.md` cites the RULINGS items.
 
-use super::chess::{self, fide_pieces};
-use super::Variant;
-use crate::board::Position;
-use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind, Square};
+use super::chess::{self, fide_pieces, BISHOP, PAWN};
+use super::{Hooks, Pipeline};
+use crate::board::{Effects, Position};
+use crate::core::Square;
+use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind, Special};
 use crate::movegen;
+use crate::notation::{self, Dialect};
 use crate::rules::{PieceSpec, RuleSpec, Rules};
 use std::sync::OnceLock;
 
-const BISHOP: PieceKind = PieceKind(3);
-const PAWN: PieceKind = PieceKind(5);
-const MAGICIAN: PieceKind = PieceKind(6);
-const HIGH_PRIESTESS: PieceKind = PieceKind(7);
-const TELEPATH: PieceKind = PieceKind(8);
+/// The Magician, from the reserve of switches.
+pub const MAGICIAN: PieceKind = PieceKind(6);
+/// The High-Priestess, a Magician's promotion.
+pub const HIGH_PRIESTESS: PieceKind = PieceKind(7);
+/// The Telepath, a Magician's promotion.
+pub const TELEPATH: PieceKind = PieceKind(8);
+
+/// The kinds this module names, with their letters.
+const NAMED: &[(PieceKind, char)] = &[
+    (BISHOP, 'B'),
+    (PAWN, 'P'),
+    (MAGICIAN, 'M'),
+    (HIGH_PRIESTESS, 'H'),
+    (TELEPATH, 'T'),
+];
+
+/// A pawn move entering the 6th rank that also promotes the Magician on `aux` into `piece`
+/// (RULINGS §4.3, §8 item 6). Whether it captures, en passant included, is read from the board.
+pub const ALSO_PROMOTE: Special = Special(0);
 
 /// The rank, counted from the owner's side from 0, whose entry by a pawn promotes a Magician.
 const TRIGGER_RANK: u8 = 5;
@@ -24,12 +40,7 @@ const TRIGGER_RANK: u8 = 5;
 /// first three ranks, to the same rank on the other edge file, not blocked by anything between.
 fn transference(geo: &Geometry, color: Color, sq: Square) -> Bitboard {
     let last_file = geo.files() - 1;
-    let rel = if color == Color::Black {
-        geo.ranks() - 1 - sq.rank()
-    } else {
-        sq.rank()
-    };
-    if rel >= 3 || (sq.file() != 0 && sq.file() != last_file) {
+    if geo.relative_rank(color, sq) >= 3 || (sq.file() != 0 && sq.file() != last_file) {
         return Bitboard::EMPTY;
     }
     let other = if sq.file() == 0 { last_file } else { 0 };
@@ -66,40 +77,57 @@ pub struct Magician {
 }
 
 /// The registered instance.
-pub fn get() -> &'static Magician {
-    static MAGICIAN_VARIANT: OnceLock<Magician> = OnceLock::new();
-    MAGICIAN_VARIANT.get_or_init(|| Magician {
-        rules: Rules::compile(spec()).expect("the magician spec compiles"),
+pub fn get() -> &'static Pipeline<Magician> {
+    static MAGICIAN_VARIANT: OnceLock<Pipeline<Magician>> = OnceLock::new();
+    MAGICIAN_VARIANT.get_or_init(|| {
+        Pipeline(Magician {
+            rules: Rules::compile(spec()).expect("the magician spec compiles"),
+        })
     })
 }
 
 impl Magician {
-    /// Whether a pawn move ends on the mover's 6th rank.
+    /// Whether a pawn move (plain, capture or en passant) ends on the mover's 6th rank.
     fn enters_trigger_rank(&self, pos: &Position, m: Move) -> bool {
         let p = pos.piece_at(m.from());
-        if p.kind() != PAWN || !matches!(m.kind(), MoveKind::Normal | MoveKind::EnPassant) {
-            return false;
-        }
-        let rel = if p.color() == Color::Black {
-            7 - m.to().rank()
-        } else {
-            m.to().rank()
-        };
-        rel == TRIGGER_RANK
+        p.kind() == PAWN
+            && matches!(m.kind(), MoveKind::Normal | MoveKind::EnPassant)
+            && self.rules.geometry().relative_rank(p.color(), m.to()) == TRIGGER_RANK
+    }
+}
+
+impl Hooks for Magician {
+    fn rules(&self) -> &Rules {
+        &self.rules
     }
 
-    /// Adds the two hooks to a list of legal moves of the FIDE-like rest (RULINGS §8 items 5, 6):
-    /// each pawn move onto the 6th rank becomes one move per own Magician and promoted piece, and
-    /// every Bishop may switch into a Magician unless the king is in check.
-    fn add_hooks(&self, pos: &Position, base: &[Move], out: &mut MoveList) {
+    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
+        NAMED
+    }
+
+    /// While the mover has Magicians, a pawn move onto the 6th rank is one of the moves that
+    /// also promote a Magician (`extra_moves`), never a move alone (RULINGS §8 item 6).
+    fn allows(&self, pos: &Position, m: Move) -> bool {
+        pos.pieces(pos.turn(), MAGICIAN).is_empty() || !self.enters_trigger_rank(pos, m)
+    }
+
+    /// Each pawn move onto the 6th rank, once per own Magician and new kind (RULINGS §8 item
+    /// 6); and every Bishop may switch into a Magician unless the king is in check (§8 item 5).
+    fn extra_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
+        let rules = &self.rules;
         let us = pos.turn();
         let magicians = pos.pieces(us, MAGICIAN);
-        for &m in base {
-            if magicians.nonempty() && self.enters_trigger_rank(pos, m) {
+        if magicians.nonempty() {
+            let pawns = pos.pieces(us, PAWN);
+            let mut steps = MoveList::new();
+            let victims = pos.color_bb(us.opponent());
+            movegen::moves_of(rules, pos, PAWN, pawns, victims, &mut steps);
+            movegen::en_passant(rules, pos, pawns, &mut steps);
+            for &m in steps.iter().filter(|&&m| self.enters_trigger_rank(pos, m)) {
                 for sq in magicians {
                     for piece in [HIGH_PRIESTESS, TELEPATH] {
-                        out.push(Move::special(
-                            MoveKind::AlsoPromote,
+                        out.push(Move::new(
+                            MoveKind::Special(ALSO_PROMOTE),
                             m.from(),
                             m.to(),
                             Some(sq),
@@ -107,89 +135,74 @@ impl Magician {
                         ));
                     }
                 }
-            } else {
-                out.push(m);
             }
         }
-        if !movegen::in_check(&self.rules, pos, us) {
+        if !in_check {
             for sq in pos.pieces(us, BISHOP) {
-                out.push(Move::special(
-                    MoveKind::Switch,
-                    sq,
-                    sq,
-                    None,
-                    Some(MAGICIAN),
-                ));
+                out.push(Move::transform(sq, MAGICIAN));
             }
         }
     }
-}
 
-impl Variant for Magician {
-    fn rules(&self) -> &Rules {
-        &self.rules
+    fn apply_special(&self, before: &Position, m: Move, after: &mut Position) -> Effects {
+        let victim = before
+            .ep_victim()
+            .filter(|_| before.ep_targets().contains(m.to()) && before.piece_at(m.to()).is_none());
+        let base = match victim {
+            Some(v) if m.from().file() != m.to().file() => Move::en_passant(m.from(), m.to(), v),
+            _ => Move::normal(m.from(), m.to()),
+        };
+        let fx = after.apply_core(&self.rules, base);
+        let sq = m.aux().expect("the promoted piece's square");
+        let p = after.remove(sq);
+        after.put(
+            Piece::new(p.color(), m.piece().expect("the promoted kind")),
+            sq,
+        );
+        fx
     }
 
-    fn legal_moves(&self, pos: &Position, out: &mut MoveList) {
-        let mut base = MoveList::new();
-        movegen::legal(&self.rules, pos, &mut base);
-        self.add_hooks(pos, base.as_slice(), out);
+    fn special_text(&self, m: Move, dialect: Dialect) -> String {
+        let geo = self.rules.geometry();
+        let sq = |s| notation::square_text(geo, dialect, s);
+        let letter = m.piece().map_or('?', |k| {
+            notation::piece_letter(&self.rules, dialect, k).to_ascii_lowercase()
+        });
+        let aux = m.aux().map_or(String::new(), sq);
+        format!("{}{}/{aux}{letter}", sq(m.from()), sq(m.to()))
     }
 
-    fn noisy_moves(&self, pos: &Position, out: &mut MoveList) {
-        // A quiet pawn step onto the 6th rank also promotes a Magician, so the noisy moves are
-        // not the generic generator's captures and promotions.
-        self.legal_moves(pos, out);
-        out.retain(|m| movegen::is_noisy(pos, m));
+    /// XBoard changes only the squares a move names, so it cannot show a Magician elsewhere
+    /// becoming a High-Priestess.
+    fn xboard_carries(&self, _pos: &Position, m: Move) -> bool {
+        !m.is(ALSO_PROMOTE)
     }
 
-    fn reference_moves(&self, pos: &Position) -> Vec<Move> {
-        let base = movegen::reference::legal(&self.rules, pos);
-        let mut out = MoveList::new();
-        self.add_hooks(pos, &base, &mut out);
-        out.as_slice().to_vec()
+    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
+        m.is(ALSO_PROMOTE) || movegen::core_is_noisy(pos, m)
     }
 
-    fn play(&self, pos: &Position, m: Move) -> Position {
-        match m.kind() {
-            MoveKind::Switch => {
-                let mut next = pos.play(&self.rules, Move::pass());
-                let p = next.remove(m.from());
-                next.put(
-                    Piece::new(p.color(), m.piece().expect("a switch names its piece")),
-                    m.from(),
-                );
-                // A switch moves nothing, so it does not count as a pawn move or capture.
-                next
-            }
-            MoveKind::AlsoPromote => {
-                let victim = pos.ep_victim().filter(|_| {
-                    pos.ep_targets().contains(m.to()) && pos.piece_at(m.to()).is_none()
-                });
-                let base = match victim {
-                    Some(v) if m.from().file() != m.to().file() => {
-                        Move::en_passant(m.from(), m.to(), v)
-                    }
-                    _ => Move::normal(m.from(), m.to()),
-                };
-                let mut next = pos.play(&self.rules, base);
-                let sq = m.aux().expect("the promoted piece's square");
-                let p = next.remove(sq);
-                next.put(
-                    Piece::new(p.color(), m.piece().expect("the promoted kind")),
-                    sq,
-                );
-                next
-            }
-            _ => pos.play(&self.rules, m),
+    fn material_gain(&self, pos: &Position, m: Move, value: &dyn Fn(PieceKind) -> i32) -> i32 {
+        if m.is(ALSO_PROMOTE) {
+            // The piece on the target square and the new kind (an en-passant victim is not
+            // counted).
+            let victim = pos.piece_at(m.to());
+            let taken = if victim.is_some() {
+                value(victim.kind())
+            } else {
+                0
+            };
+            return taken + m.piece().map_or(0, value);
         }
+        movegen::core_material_gain(pos, m, value)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::{parse_move, Dialect};
+    use crate::notation::parse_move;
+    use crate::variants::Variant;
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
@@ -210,7 +223,7 @@ mod tests {
             next.piece_at(sq("a1")),
             Piece::new(Color::White, HIGH_PRIESTESS)
         );
-        assert_eq!(next.hash(), next.compute_hash(v.rules()));
+        assert_eq!(next.hash(), next.compute_hash());
     }
 
     #[test]
@@ -218,11 +231,11 @@ mod tests {
         let v = get();
         let pos = v.start_position();
         let m = parse_move(v, &pos, Dialect::Uci, "c1c1m").unwrap();
-        assert_eq!(m.kind(), MoveKind::Switch);
+        assert_eq!(m.kind(), MoveKind::Transform);
         let next = v.play(&pos, m);
         assert_eq!(next.piece_at(sq("c1")), Piece::new(Color::White, MAGICIAN));
         assert_eq!(next.turn(), Color::Black);
-        assert_eq!(next.hash(), next.compute_hash(v.rules()));
+        assert_eq!(next.hash(), next.compute_hash());
     }
 
     #[test]

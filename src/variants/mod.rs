@@ -1,15 +1,20 @@
-//! The variant trait and the registry. A variant module writes a `RuleSpec` and overrides only
-//! what its rules change; the trait's default methods are the FIDE rules, read from the spec.
+//! The variant facade and the registry. A game module implements [`Hooks`] (its exotic rules,
+//! over defaults that are the FIDE rules); [`Pipeline`] runs the shared pipeline with those
+//! hooks and is what the rest of the engine sees, as `&dyn Variant`.
 
 pub mod chess;
 pub mod divergent;
+pub mod hooks;
 pub mod magician;
 pub mod schizophrenic;
 pub mod short;
 
-use crate::board::{FenError, Position, PositionError};
-use crate::core::{Color, Move, MoveList};
-use crate::movegen;
+pub use hooks::{Hooks, Rights, Shortcuts};
+
+use crate::board::{FenError, Position, Setup};
+use crate::core::{Color, Move, MoveKind, MoveList, PieceKind, Square};
+use crate::movegen::{self, Method};
+use crate::notation::{self, Dialect};
 use crate::rules::Rules;
 use std::fmt;
 use std::sync::OnceLock;
@@ -93,7 +98,8 @@ impl Outcome {
     }
 }
 
-/// A game's rules. Every method but `rules` has a default: the FIDE rules, read from the spec.
+/// A game as the engine sees it: every operation of the shared pipeline, run with the game's
+/// hooks. Object safe, so protocols, the search and the runner hold `&dyn Variant`.
 pub trait Variant: Send + Sync {
     /// The compiled rules.
     fn rules(&self) -> &Rules;
@@ -108,44 +114,52 @@ pub trait Variant: Send + Sync {
         self.rules().spec.description
     }
 
-    /// Whether the search may prune with a null move. Off where zugzwang or forced moves are
-    /// common.
-    fn null_move_allowed(&self) -> bool {
-        true
+    /// Kinds the game's module names, with their letters.
+    fn named_kinds(&self) -> &'static [(PieceKind, char)];
+
+    /// Legal moves of the side to move.
+    fn legal_moves(&self, pos: &Position, out: &mut MoveList) {
+        self.legal_moves_checked(pos, self.in_check(pos), out);
     }
 
-    /// Whether the search may reduce late quiet moves.
-    fn reductions_allowed(&self) -> bool {
-        true
-    }
+    /// Legal moves when whether the side to move is in check is already known (the search
+    /// works it out for the child it is about to enter).
+    fn legal_moves_checked(&self, pos: &Position, in_check: bool, out: &mut MoveList);
 
-    /// Evaluation terms of the variant's own, in centipawns for the side to move.
-    fn evaluate_extra(&self, _pos: &Position) -> i32 {
-        0
-    }
+    /// The legal moves that change material (what quiescence searches): the legal moves for
+    /// which `is_noisy` holds.
+    fn noisy_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList);
 
-    /// Depth of `menagerie bench` for this variant when no depth is given: deep enough to
-    /// exercise the search, short enough to run in seconds.
-    fn bench_depth(&self) -> u32 {
-        crate::bench::DEFAULT_DEPTH
-    }
+    /// Legal moves by the slow reference generator; tests compare it with `legal_moves`.
+    fn reference_moves(&self, pos: &Position) -> Vec<Move>;
 
-    /// Positions `menagerie bench` searches; empty: the start position.
-    fn bench_positions(&self) -> &'static [&'static str] {
-        &[]
-    }
+    /// The position after a legal move.
+    fn play(&self, pos: &Position, m: Move) -> Position;
 
-    /// Checks beyond those every variant shares (`movegen::validate_basic`).
-    fn validate(&self, _pos: &Position) -> Result<(), PositionError> {
-        Ok(())
-    }
+    /// Whether the side to move is in check.
+    fn in_check(&self, pos: &Position) -> bool;
+
+    /// Whether the move `m` from `before` to `after` left a royal piece of the mover exposed,
+    /// judged with the slow reference attack test (for tests).
+    fn exposes_royal(&self, before: &Position, m: Move, after: &Position) -> bool;
+
+    /// Whether the pieces that threaten `defender` attack `sq` with `occupied` as blockers.
+    fn attacked(
+        &self,
+        pos: &Position,
+        sq: Square,
+        defender: Color,
+        occupied: crate::core::Bitboard,
+    ) -> bool;
+
+    /// The player a position is scored for (see `Hooks::point_of_view`).
+    fn point_of_view(&self, pos: &Position) -> Color;
 
     /// Parses and checks a FEN.
-    fn parse_fen(&self, fen: &str) -> Result<Position, FenError> {
-        let pos = Position::from_fen(self.rules(), fen)?;
-        self.validate(&pos)?;
-        Ok(pos)
-    }
+    fn parse_fen(&self, fen: &str) -> Result<Position, FenError>;
+
+    /// The FEN of a position.
+    fn fen(&self, pos: &Position) -> String;
 
     /// The start position.
     fn start_position(&self) -> Position {
@@ -153,82 +167,179 @@ pub trait Variant: Send + Sync {
             .expect("the start FEN of every registered variant is valid")
     }
 
-    /// Legal moves of the side to move.
-    fn legal_moves(&self, pos: &Position, out: &mut MoveList) {
-        movegen::legal(self.rules(), pos, out);
+    /// A move's text in `dialect` (`crate::notation`).
+    fn move_text(&self, m: Move, dialect: Dialect) -> String;
+
+    /// Whether XBoard 4.9.1 carries `m` as this engine means it.
+    fn xboard_carries(&self, pos: &Position, m: Move) -> bool;
+
+    /// Whether a user can enter `m` by clicks in XBoard.
+    fn xboard_clickable(&self, m: Move) -> bool;
+
+    /// Whether `m` changes material.
+    fn is_noisy(&self, pos: &Position, m: Move) -> bool;
+
+    /// The material `m` wins at once, signed, from the values of piece kinds.
+    fn material_gain(&self, pos: &Position, m: Move, value: &dyn Fn(PieceKind) -> i32) -> i32;
+
+    /// Evaluation terms of the game's own, in centipawns for White.
+    fn evaluate_extra(&self, pos: &Position) -> i32;
+
+    /// Whether the search may prune with a null move.
+    fn null_move_allowed(&self) -> bool;
+
+    /// Whether the search may reduce late quiet moves.
+    fn reductions_allowed(&self) -> bool;
+
+    /// How many earlier positions a repetition may lie back.
+    fn repetition_window(&self, pos: &Position) -> usize;
+
+    /// Depth of `menagerie bench` for this variant when no depth is given.
+    fn bench_depth(&self) -> u32;
+
+    /// Positions `menagerie bench` searches; empty: the start position.
+    fn bench_positions(&self) -> &'static [&'static str];
+
+    /// Whether neither side can ever win.
+    fn insufficient_material(&self, pos: &Position) -> bool;
+
+    /// The result if the game is over (see `Hooks::outcome`).
+    fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome>;
+}
+
+/// The shared pipeline run with a game's hooks `H`: the one implementation of [`Variant`].
+/// Dereferences to the game, for its own helpers.
+pub struct Pipeline<H>(pub H);
+
+impl<H> std::ops::Deref for Pipeline<H> {
+    type Target = H;
+    fn deref(&self) -> &H {
+        &self.0
+    }
+}
+
+impl<H: Hooks> Variant for Pipeline<H> {
+    fn rules(&self) -> &Rules {
+        self.0.rules()
     }
 
-    /// The legal moves that change material, which quiescence searches: the legal moves for which
-    /// `movegen::is_noisy` holds. A variant that overrides `legal_moves` overrides this as well.
-    fn noisy_moves(&self, pos: &Position, out: &mut MoveList) {
-        movegen::legal_noisy(self.rules(), pos, out);
+    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
+        self.0.named_kinds()
     }
 
-    /// Legal moves by the slow reference generator; tests compare it with `legal_moves`.
+    fn legal_moves_checked(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
+        movegen::legal(&self.0, pos, in_check, out);
+    }
+
+    fn noisy_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
+        movegen::legal_noisy(&self.0, pos, in_check, out);
+    }
+
     fn reference_moves(&self, pos: &Position) -> Vec<Move> {
-        movegen::reference::legal(self.rules(), pos)
+        movegen::reference::legal(&self.0, pos)
     }
 
-    /// The position after a legal move.
     fn play(&self, pos: &Position, m: Move) -> Position {
-        pos.play(self.rules(), m)
+        movegen::play(&self.0, pos, m)
     }
 
-    /// Whether the side to move is in check.
     fn in_check(&self, pos: &Position) -> bool {
-        movegen::in_check(self.rules(), pos, pos.turn())
+        self.0.in_check(pos, Method::Fast)
     }
 
-    /// Whether neither side can ever win. Default: no piece but royal ones is left.
+    fn exposes_royal(&self, before: &Position, m: Move, after: &Position) -> bool {
+        self.0.exposed(before, m, after, Method::Reference)
+    }
+
+    fn attacked(
+        &self,
+        pos: &Position,
+        sq: Square,
+        defender: Color,
+        occupied: crate::core::Bitboard,
+    ) -> bool {
+        let attackers = self.0.attackers(pos, defender) & occupied;
+        self.0.attacked(pos, sq, occupied, attackers, Method::Fast)
+    }
+
+    fn point_of_view(&self, pos: &Position) -> Color {
+        self.0.point_of_view(pos)
+    }
+
+    fn parse_fen(&self, fen: &str) -> Result<Position, FenError> {
+        let rules = self.0.rules();
+        let setup = Setup::parse(rules, fen)?;
+        let mut pos = Position::from_setup(rules, &setup)?;
+        self.0.read_turn(&setup, &mut pos)?;
+        if setup.turn != Color::Neutral && !setup.ep.is_empty() {
+            pos.set_ep_from_fen(rules, &setup.ep, setup.turn)?;
+        }
+        self.0.validate(&pos)?;
+        Ok(pos)
+    }
+
+    fn fen(&self, pos: &Position) -> String {
+        let mut fen = pos.to_fen(self.0.rules());
+        if let Some(field) = self.0.write_turn(pos) {
+            fen.push(' ');
+            fen.push_str(&field);
+        }
+        fen
+    }
+
+    fn move_text(&self, m: Move, dialect: Dialect) -> String {
+        match m.kind() {
+            MoveKind::Special(_) => self.0.special_text(m, dialect),
+            _ => notation::core_move_text(self.0.rules(), dialect, m),
+        }
+    }
+
+    fn xboard_carries(&self, pos: &Position, m: Move) -> bool {
+        self.0.xboard_carries(pos, m)
+    }
+
+    fn xboard_clickable(&self, m: Move) -> bool {
+        self.0.xboard_clickable(m)
+    }
+
+    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
+        self.0.is_noisy(pos, m)
+    }
+
+    fn material_gain(&self, pos: &Position, m: Move, value: &dyn Fn(PieceKind) -> i32) -> i32 {
+        self.0.material_gain(pos, m, value)
+    }
+
+    fn evaluate_extra(&self, pos: &Position) -> i32 {
+        self.0.evaluate_extra(pos)
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        self.0.null_move_allowed()
+    }
+
+    fn reductions_allowed(&self) -> bool {
+        self.0.reductions_allowed()
+    }
+
+    fn repetition_window(&self, pos: &Position) -> usize {
+        self.0.repetition_window(pos)
+    }
+
+    fn bench_depth(&self) -> u32 {
+        self.0.bench_depth()
+    }
+
+    fn bench_positions(&self) -> &'static [&'static str] {
+        self.0.bench_positions()
+    }
+
     fn insufficient_material(&self, pos: &Position) -> bool {
-        let rules = self.rules();
-        let royal = Color::PLAYERS
-            .iter()
-            .fold(crate::core::Bitboard::EMPTY, |bb, &c| {
-                bb | pos.royals(rules, c)
-            });
-        rules.royal.0 != 0 && (pos.occupied() & !royal).is_empty() && pos.reserve().is_empty()
+        self.0.insufficient_material(pos)
     }
 
-    /// The result if the game is over. `legal_count` is the number of legal moves here; `history`
-    /// holds the hashes of earlier positions of the game, oldest first.
     fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
-        let spec = &self.rules().spec;
-        if legal_count == 0 {
-            return Some(if self.in_check(pos) {
-                Outcome::Win {
-                    winner: pos.turn().opponent(),
-                    reason: EndReason::Checkmate,
-                }
-            } else {
-                Outcome::Draw {
-                    reason: EndReason::Stalemate,
-                }
-            });
-        }
-        if spec.fifty_move_plies > 0 && pos.halfmove_clock() >= spec.fifty_move_plies {
-            return Some(Outcome::Draw {
-                reason: EndReason::FiftyMoves,
-            });
-        }
-        if spec.repetition_count > 0 {
-            let window = (pos.halfmove_clock() as usize).min(history.len());
-            let seen = history[history.len() - window..]
-                .iter()
-                .filter(|&&h| h == pos.hash())
-                .count();
-            if seen + 1 >= spec.repetition_count as usize {
-                return Some(Outcome::Draw {
-                    reason: EndReason::Repetition,
-                });
-            }
-        }
-        if self.insufficient_material(pos) {
-            return Some(Outcome::Draw {
-                reason: EndReason::InsufficientMaterial,
-            });
-        }
-        None
+        self.0.outcome(pos, legal_count, history)
     }
 }
 

@@ -5,19 +5,47 @@
 //! detection that sees explosions and Bobbers. `docs/rules/schizophrenic.md` cites the RULINGS
 //! items.
 
-use super::short::{self, BobberRules, TeleporterRules};
-use super::{chess, Variant};
-use crate::board::{PieceFlags, Position, PositionError};
-use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind, Square};
-use crate::movegen;
-use crate::rules::{Direction, PieceSpec, RuleSpec, Rules, TurnSchedule};
+use super::short::{self, BobberRules, TeleporterRules, EXPLODE};
+use super::{chess, Hooks, Pipeline, Shortcuts};
+use crate::board::{Effects, PieceFlags, Position, PositionError};
+use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind};
+use crate::core::{Special, Square};
+use crate::movegen::{self, Method};
+use crate::notation::{self, Dialect};
+use crate::rules::{Direction, PieceSpec, RuleSpec, Rules, StateSpec};
 use std::sync::OnceLock;
 
+/// The King.
 const KING: PieceKind = PieceKind(0);
+/// The Bobber.
 const BOBBER: PieceKind = PieceKind(1);
+/// The Squire.
 const SQUIRE: PieceKind = PieceKind(2);
+/// The Teleporter.
 const TELEPORTER: PieceKind = PieceKind(5);
+/// The Queen (by promotion only).
 const QUEEN: PieceKind = PieceKind(9);
+
+/// The kinds this module names, with their letters.
+const NAMED: &[(PieceKind, char)] = &[
+    (KING, 'K'),
+    (BOBBER, 'O'),
+    (SQUIRE, 'S'),
+    (TELEPORTER, 'T'),
+    (QUEEN, 'Q'),
+];
+
+/// The King's once-per-game teleport to an empty Teleporter home square (RULINGS §2.3): it
+/// differs from a step onto the same square by using the teleport up (§8 item 1).
+pub const KING_TELEPORT: Special = Special(1);
+
+/// The King's teleport from `from` to `to` (its text carries the King's letter).
+fn king_teleport(from: Square, to: Square) -> Move {
+    Move::new(MoveKind::Special(KING_TELEPORT), from, to, None, Some(KING))
+}
+
+/// A King whose teleport is used (FEN `t`).
+pub const TELEPORT_USED: PieceFlags = PieceFlags::bit(0);
 
 /// Files of the Teleporters' home squares, a and l (RULINGS §2.2).
 const HOME_FILES: [u8; 2] = [0, 11];
@@ -50,7 +78,6 @@ pub fn spec() -> RuleSpec {
     RuleSpec {
         name: "schizophrenic",
         description: "12x7; Teleporters, Schizzies, a growing Bobber and a teleporting King (David Short, 2002)",
-        geometry,
         pieces: vec![
             chess::fide_king(),
             short::bobber(),
@@ -77,11 +104,16 @@ pub fn spec() -> RuleSpec {
         ],
         start_fen: START_FEN,
         castling,
-        promotion_ranks: vec![6],
+        promotion_zone: RuleSpec::zone_from_ranks(&geometry, &[6]),
+        drop_zone: RuleSpec::whole_board(&geometry),
         fifty_move_plies: 100,
         repetition_count: 3,
-        schedule: TurnSchedule::default(),
+        state: StateSpec {
+            flags: &['t'],
+            spells: &[],
+        },
         xboard_builtin: None,
+        geometry,
     }
 }
 
@@ -91,58 +123,20 @@ pub struct Schizophrenic {
 }
 
 /// The registered instance.
-pub fn get() -> &'static Schizophrenic {
-    static SCHIZOPHRENIC: OnceLock<Schizophrenic> = OnceLock::new();
-    SCHIZOPHRENIC.get_or_init(|| Schizophrenic {
-        rules: Rules::compile(spec()).expect("the schizophrenic spec compiles"),
+pub fn get() -> &'static Pipeline<Schizophrenic> {
+    static SCHIZOPHRENIC: OnceLock<Pipeline<Schizophrenic>> = OnceLock::new();
+    SCHIZOPHRENIC.get_or_init(|| {
+        Pipeline(Schizophrenic {
+            rules: Rules::compile(spec()).expect("the schizophrenic spec compiles"),
+        })
     })
 }
 
 impl Schizophrenic {
-    /// Whether `by` attacks `sq`: the tables' pieces (the Schizzies by the file they stand on),
-    /// Bobbers at their present range, and Teleporter explosions (RULINGS §8 item 3).
-    fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
-        let rules = &self.rules;
-        movegen::attacked(rules, pos, sq, by, pos.occupied())
-            || TELEPORTERS.explosion_attacks(rules, pos, sq, by)
-            || BOBBERS.attacks(rules, pos, sq, by)
-    }
-
-    /// Whether `color`'s King is attacked.
-    fn king_attacked(&self, pos: &Position, color: Color) -> bool {
-        pos.royals(&self.rules, color)
-            .into_iter()
-            .any(|k| self.attacked(pos, k, color.opponent()))
-    }
-
-    /// The King's once-per-game teleport to an empty Teleporter home square, not out of check
-    /// (RULINGS §2.3, §2.4 item 7). Into check is excluded with every other move.
-    fn king_teleports(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
-        let us = pos.turn();
-        if in_check {
-            return;
-        }
-        for from in pos.pieces(us, KING) {
-            if pos.state(from).flags.contains(PieceFlags::TELEPORT_USED) {
-                continue;
-            }
-            for to in TELEPORTERS.homes(&self.rules, us) & !pos.occupied() {
-                out.push(Move::special(
-                    MoveKind::Teleport,
-                    from,
-                    to,
-                    None,
-                    Some(KING),
-                ));
-            }
-        }
-    }
-
     /// Whether a promotion to `kind` keeps within the limits: one Queen, three Squires on the
     /// board (RULINGS §8 item 2).
     fn promotion_allowed(&self, pos: &Position, kind: PieceKind) -> bool {
-        let us = pos.turn();
-        let count = pos.pieces(us, kind).count();
+        let count = pos.pieces(pos.turn(), kind).count();
         match kind {
             QUEEN => count < MAX_QUEENS,
             SQUIRE => count < MAX_SQUIRES,
@@ -152,8 +146,8 @@ impl Schizophrenic {
 
     /// Own pieces that may stand between our King on `ksq` and an enemy piece on one of its
     /// lines: the first piece in a direction is ours and the next one is the enemy's. Only these
-    /// can expose the King by moving; every other attack (leaps, explosions) does not depend on
-    /// where our other pieces stand.
+    /// can expose the King by moving (Bobbers slide along lines too); leaps and explosions do not
+    /// depend on where our other pieces stand.
     fn shields(&self, pos: &Position, ksq: Square, us: Color) -> Bitboard {
         let t = &self.rules.tables;
         let occ = pos.occupied();
@@ -175,65 +169,211 @@ impl Schizophrenic {
         out
     }
 
-    /// Keeps the moves that leave the mover's King unattacked, and castlings whose King squares
-    /// are all safe by this game's attacks (the generic test sees only the tables). Out of check,
-    /// an ordinary move of a piece that shields no line to the King is legal without making it.
-    fn retain_legal(&self, pos: &Position, in_check: bool, moves: &mut MoveList) {
+    /// The King's teleports to its empty home squares, not out of check (RULINGS §2.3, §2.4
+    /// item 7). Into check is excluded with every other move.
+    fn king_teleports(&self, pos: &Position, in_check: bool, out: &mut Vec<Move>) {
         let us = pos.turn();
-        let rules = &self.rules;
-        let king = pos.royals(rules, us).first();
-        let risky = match king {
-            Some(k) if !in_check => self.shields(pos, k, us) | Bitboard::from_square(k),
-            _ => Bitboard::ALL,
-        };
-        moves.retain(|m| {
-            if m.kind() == MoveKind::Castle {
-                let spec = rules.spec.castling.iter().find(|c| {
-                    c.color == us && c.king_from == m.from() && Some(c.partner_from) == m.aux()
-                });
-                if spec.is_some_and(|c| {
-                    c.must_be_safe
-                        .into_iter()
-                        .any(|s| self.attacked(pos, s, us.opponent()))
-                }) {
-                    return false;
-                }
+        if in_check {
+            return;
+        }
+        for from in pos.pieces(us, KING) {
+            if pos.state(from).flags.contains(TELEPORT_USED) {
+                continue;
             }
-            if m.kind() == MoveKind::Promotion
-                && !self.promotion_allowed(pos, m.piece().expect("a promotion names its piece"))
-            {
-                return false;
+            for to in TELEPORTERS.homes(&self.rules, us) & !pos.occupied() {
+                out.push(king_teleport(from, to));
             }
-            let ordinary = matches!(
-                m.kind(),
-                MoveKind::Normal | MoveKind::Promotion | MoveKind::Explode
-            );
-            (ordinary && !risky.contains(m.from())) || !self.king_attacked(&self.play(pos, m), us)
-        });
+        }
     }
 }
 
-impl Variant for Schizophrenic {
+impl Hooks for Schizophrenic {
     fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
+        NAMED
+    }
+
+    /// The tables' pieces (the Schizzies by the file they stand on), Bobbers at their present
+    /// range, and Teleporter explosions onto their own first rank (RULINGS §8 item 3).
+    fn attacked(
+        &self,
+        pos: &Position,
+        sq: Square,
+        occupied: Bitboard,
+        attackers: Bitboard,
+        how: Method,
+    ) -> bool {
+        let rules = &self.rules;
+        if TELEPORTERS.explosion_attacks(rules, pos, sq, attackers & occupied) {
+            return true;
+        }
+        match how {
+            Method::Fast => {
+                movegen::table_attacked(rules, pos, sq, occupied, attackers)
+                    || BOBBERS.attacks(rules, pos, sq, occupied, attackers & occupied)
+            }
+            Method::Reference => {
+                movegen::reference::attacked(rules, pos, sq, occupied, attackers)
+                    || (pos.kind_bb(BOBBER) & attackers & occupied)
+                        .into_iter()
+                        .any(|b| {
+                            BOBBERS
+                                .reference_targets(rules, pos, b, occupied)
+                                .contains(&sq)
+                        })
+            }
+        }
+    }
+
+    /// Out of check, an ordinary move of a piece that shields no line to the King is legal
+    /// without making it; the King's own moves by the square test.
+    fn shortcuts(&self, pos: &Position, in_check: bool) -> Shortcuts {
+        let us = pos.turn();
+        let Some(king) = pos.royals(&self.rules, us).first() else {
+            return Shortcuts::NONE;
+        };
+        let safe = if in_check {
+            Bitboard::EMPTY
+        } else {
+            !self.shields(pos, king, us) & !Bitboard::from_square(king)
+        };
+        Shortcuts {
+            safe,
+            royal: Some(king),
+        }
+    }
+
+    fn extra_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
+        TELEPORTERS.moves(&self.rules, pos, out);
+        BOBBERS.moves(&self.rules, pos, out);
+        let mut teleports = Vec::new();
+        self.king_teleports(pos, in_check, &mut teleports);
+        out.extend(teleports);
+    }
+
+    fn reference_extra_moves(&self, pos: &Position, in_check: bool, out: &mut Vec<Move>) {
+        let rules = &self.rules;
+        let us = pos.turn();
+        TELEPORTERS.reference_moves(rules, pos, out);
+        for from in Square::all().filter(|&s| pos.piece_at(s) == Piece::new(us, BOBBER)) {
+            for to in BOBBERS.reference_targets(rules, pos, from, pos.occupied()) {
+                out.push(Move::normal(from, to));
+            }
+        }
+        for from in Square::all().filter(|&s| pos.piece_at(s) == Piece::new(us, KING)) {
+            let used = pos.state(from).flags.contains(TELEPORT_USED);
+            for file in HOME_FILES {
+                let to = Square::new(file, short::first_rank(rules, us)).expect("on board");
+                if !used && !in_check && pos.piece_at(to).is_none() {
+                    out.push(king_teleport(from, to));
+                }
+            }
+        }
+    }
+
+    /// The Crab's promotion limits (RULINGS §8 item 2).
+    fn allows(&self, pos: &Position, m: Move) -> bool {
+        m.kind() != MoveKind::Promotion
+            || self.promotion_allowed(pos, m.piece().expect("a promotion names its piece"))
+    }
+
+    fn apply_special(&self, _before: &Position, m: Move, after: &mut Position) -> Effects {
+        if m.is(EXPLODE) {
+            // Both pieces go; a capture, so the fifty-move count restarts.
+            after.capture(m.from());
+            after.capture(m.to());
+            Effects {
+                irreversible: true,
+                double_step: None,
+            }
+        } else {
+            debug_assert!(m.is(KING_TELEPORT), "{m:?}");
+            let fx = after.apply_core(&self.rules, Move::normal(m.from(), m.to()));
+            after
+                .update_state(m.to(), |s| s.flags.insert(TELEPORT_USED))
+                .expect("a King's state fits");
+            fx
+        }
+    }
+
+    /// A Bobber's move counter grows with each of its moves (RULINGS §2.2).
+    fn after_move(&self, before: &Position, m: Move, _fx: &Effects, after: &mut Position) {
+        if m.kind() == MoveKind::Normal && before.piece_at(m.from()).kind() == BOBBER {
+            let _ = after.update_state(m.to(), |s| s.counter = BOBBERS.next_counter(s.counter));
+        }
+    }
+
+    fn special_text(&self, m: Move, dialect: Dialect) -> String {
+        let geo = self.rules.geometry();
+        let squares = format!(
+            "{}{}",
+            notation::square_text(geo, dialect, m.from()),
+            notation::square_text(geo, dialect, m.to())
+        );
+        if m.is(EXPLODE) {
+            // Under CECP a letter that names no piece, which XBoard turns into an empty square.
+            let suffix = match dialect {
+                Dialect::Uci => 'x',
+                Dialect::Cecp => notation::cecp_vanish_letter(&self.rules),
+            };
+            format!("{squares}{suffix}")
+        } else {
+            let king = notation::piece_letter(&self.rules, dialect, KING).to_ascii_lowercase();
+            format!("{squares}{king}")
+        }
+    }
+
+    /// XBoard's PGN drops the suffix of a one-square King move, so a teleport onto a square the
+    /// King could step to would read back as the step; and XBoard takes a King move of two or
+    /// more squares along its rank for castling and drags a piece along, so a teleport past
+    /// pieces cannot be shown.
+    fn xboard_carries(&self, pos: &Position, m: Move) -> bool {
+        if !m.is(KING_TELEPORT) {
+            return true;
+        }
+        let (from, to) = (m.from(), m.to());
+        if from.file().abs_diff(to.file()) <= 1 && from.rank().abs_diff(to.rank()) <= 1 {
+            return false;
+        }
+        if from.rank() != to.rank() {
+            return true;
+        }
+        let (a, b) = (from.file().min(to.file()), from.file().max(to.file()));
+        (a + 1..b).all(|f| Square::new(f, from.rank()).is_none_or(|s| pos.piece_at(s).is_none()))
+    }
+
+    /// A user enters the King's teleport by clicks; XBoard sends it without its suffix.
+    fn xboard_clickable(&self, m: Move) -> bool {
+        m.is(KING_TELEPORT) || super::hooks::core_clickable(m)
+    }
+
+    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
+        m.is(EXPLODE) || movegen::core_is_noisy(pos, m)
+    }
+
+    fn material_gain(&self, pos: &Position, m: Move, value: &dyn Fn(PieceKind) -> i32) -> i32 {
+        if m.is(EXPLODE) {
+            return value(pos.piece_at(m.to()).kind());
+        }
+        movegen::core_material_gain(pos, m, value)
     }
 
     fn bench_positions(&self) -> &'static [&'static str] {
         &[START_FEN]
     }
 
-    /// Legality here is tested by making every move, so nodes cost more than in chess.
+    /// Legality here is tested by making many moves, so nodes cost more than in chess.
     fn bench_depth(&self) -> u32 {
         7
     }
 
-    /// Beyond the shared checks: the side not to move may not be attacked by this game's attacks
-    /// (the shared check sees only the tables), a Bobber's counter stays within its range cap,
-    /// and only Kings carry a used teleport.
+    /// Beyond the shared checks (which use this game's attacks): a Bobber's counter stays
+    /// within its range cap, and only Kings carry a used teleport.
     fn validate(&self, pos: &Position) -> Result<(), PositionError> {
-        if self.king_attacked(pos, pos.turn().opponent()) {
-            return Err(PositionError::OpponentInCheck);
-        }
+        movegen::validate_basic(self, pos)?;
         for sq in pos.occupied() {
             let state = pos.state(sq);
             let kind = pos.piece_at(sq).kind();
@@ -244,7 +384,7 @@ impl Variant for Schizophrenic {
                     BOBBERS.cap - 1
                 )));
             }
-            if kind != KING && state.flags.contains(PieceFlags::TELEPORT_USED) {
+            if kind != KING && state.flags.contains(TELEPORT_USED) {
                 return Err(PositionError::Variant(format!(
                     "only a King has a teleport to mark used, not the piece on {sq}"
                 )));
@@ -252,133 +392,15 @@ impl Variant for Schizophrenic {
         }
         Ok(())
     }
-
-    fn legal_moves(&self, pos: &Position, out: &mut MoveList) {
-        let rules = &self.rules;
-        movegen::pseudo_legal(rules, pos, out);
-        TELEPORTERS.moves(rules, pos, out);
-        BOBBERS.moves(rules, pos, out);
-        let in_check = self.king_attacked(pos, pos.turn());
-        self.king_teleports(pos, in_check, out);
-        self.retain_legal(pos, in_check, out);
-    }
-
-    fn noisy_moves(&self, pos: &Position, out: &mut MoveList) {
-        self.legal_moves(pos, out);
-        out.retain(|m| movegen::is_noisy(pos, m));
-    }
-
-    fn reference_moves(&self, pos: &Position) -> Vec<Move> {
-        let rules = &self.rules;
-        let us = pos.turn();
-        let mut pseudo = movegen::reference::pseudo_legal(rules, pos);
-        TELEPORTERS.reference_moves(rules, pos, &mut pseudo);
-        for from in Square::all().filter(|&s| pos.piece_at(s) == Piece::new(us, BOBBER)) {
-            for to in BOBBERS.reference_targets(rules, pos, from) {
-                pseudo.push(Move::normal(from, to));
-            }
-        }
-        // The slow attack test: every enemy piece's reference targets, explosions and Bobbers.
-        let attacked = |p: &Position, sq: Square, by: Color| {
-            movegen::reference::attacked(rules, p, sq, by)
-                || (sq.rank() == short::first_rank(rules, by)
-                    && Square::all().any(|s| p.piece_at(s) == Piece::new(by, TELEPORTER)))
-                || Square::all()
-                    .filter(|&s| p.piece_at(s) == Piece::new(by, BOBBER))
-                    .any(|s| BOBBERS.reference_targets(rules, p, s).contains(&sq))
-        };
-        let king_attacked = |p: &Position, c: Color| {
-            Square::all()
-                .filter(|&s| p.piece_at(s) == Piece::new(c, KING))
-                .any(|s| attacked(p, s, c.opponent()))
-        };
-        let in_check = king_attacked(pos, us);
-        for from in Square::all().filter(|&s| pos.piece_at(s) == Piece::new(us, KING)) {
-            let used = pos.state(from).flags.contains(PieceFlags::TELEPORT_USED);
-            for file in HOME_FILES {
-                let to = Square::new(file, short::first_rank(rules, us)).expect("on board");
-                if !used && !in_check && pos.piece_at(to).is_none() {
-                    pseudo.push(Move::special(
-                        MoveKind::Teleport,
-                        from,
-                        to,
-                        None,
-                        Some(KING),
-                    ));
-                }
-            }
-        }
-        let count = |k: PieceKind| {
-            Square::all()
-                .filter(|&s| pos.piece_at(s) == Piece::new(us, k))
-                .count()
-        };
-        pseudo
-            .into_iter()
-            .filter(|m| match (m.kind(), m.piece()) {
-                (MoveKind::Promotion, Some(QUEEN)) => count(QUEEN) < 1,
-                (MoveKind::Promotion, Some(SQUIRE)) => count(SQUIRE) < 3,
-                _ => true,
-            })
-            .filter(|m| {
-                m.kind() != MoveKind::Castle
-                    || rules.spec.castling.iter().any(|c| {
-                        c.color == us
-                            && c.king_from == m.from()
-                            && Some(c.partner_from) == m.aux()
-                            && c.must_be_safe
-                                .into_iter()
-                                .all(|s| !attacked(pos, s, us.opponent()))
-                    })
-            })
-            .filter(|&m| !king_attacked(&self.play(pos, m), us))
-            .collect()
-    }
-
-    fn play(&self, pos: &Position, m: Move) -> Position {
-        let rules = &self.rules;
-        match m.kind() {
-            MoveKind::Explode => {
-                // Both pieces go; a capture, so the fifty-move count restarts.
-                let mut next = pos.play(rules, Move::pass());
-                next.capture(m.from());
-                next.capture(m.to());
-                next.set_halfmove(0);
-                next
-            }
-            MoveKind::Teleport => {
-                let mut next = pos.play(rules, Move::normal(m.from(), m.to()));
-                let mut state = next.state(m.to());
-                state.flags.insert(PieceFlags::TELEPORT_USED);
-                next.set_state(m.to(), state).expect("a king's state fits");
-                next
-            }
-            _ => {
-                let bobber =
-                    pos.piece_at(m.from()).kind() == BOBBER && m.kind() == MoveKind::Normal;
-                let mut next = pos.play(rules, m);
-                if bobber {
-                    let mut state = next.state(m.to());
-                    state.counter = BOBBERS.next_counter(state.counter);
-                    next.set_state(m.to(), state)
-                        .expect("a Bobber's state fits");
-                }
-                next
-            }
-        }
-    }
-
-    fn in_check(&self, pos: &Position) -> bool {
-        self.king_attacked(pos, pos.turn())
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::{parse_move, Dialect};
+    use crate::notation::parse_move;
+    use crate::variants::Variant;
 
-    fn moves_from(v: &Schizophrenic, fen: &str, from: &str) -> Vec<String> {
+    fn moves_from(v: &Pipeline<Schizophrenic>, fen: &str, from: &str) -> Vec<String> {
         let pos = v.parse_fen(fen).unwrap();
         let mut list = MoveList::new();
         v.legal_moves(&pos, &mut list);
@@ -386,7 +408,7 @@ mod tests {
         let mut out: Vec<String> = list
             .iter()
             .filter(|m| m.from() == from)
-            .map(|&m| crate::notation::move_text(v.rules(), Dialect::Uci, m))
+            .map(|&m| v.move_text(m, Dialect::Uci))
             .collect();
         out.sort();
         out
@@ -431,9 +453,9 @@ mod tests {
         let step = parse_move(v, &pos, Dialect::Uci, "e2f1").unwrap();
         let blast = parse_move(v, &pos, Dialect::Uci, "e2f1x").unwrap();
         assert_eq!(step.kind(), MoveKind::Normal);
-        assert_eq!(blast.kind(), MoveKind::Explode);
+        assert!(blast.is(EXPLODE));
         // Under CECP the explosion's suffix is a letter of no piece; XBoard's SAN reads back.
-        let cecp = crate::notation::move_text(v.rules(), Dialect::Cecp, blast);
+        let cecp = v.move_text(blast, Dialect::Cecp);
         assert_eq!(cecp, "e2f1z");
         assert_eq!(parse_move(v, &pos, Dialect::Cecp, &cecp), Ok(blast));
         assert_eq!(
@@ -455,14 +477,12 @@ mod tests {
         let pos = v.parse_fen("6k5/12/12/12/12/12/1K10 w - - 0 1").unwrap();
         let step = parse_move(v, &pos, Dialect::Uci, "b1a1").unwrap();
         let jump = parse_move(v, &pos, Dialect::Uci, "b1a1k").unwrap();
-        assert_eq!(
-            (step.kind(), jump.kind()),
-            (MoveKind::Normal, MoveKind::Teleport)
-        );
+        assert_eq!(step.kind(), MoveKind::Normal);
+        assert!(jump.is(KING_TELEPORT));
         assert!(parse_move(v, &pos, Dialect::Uci, "b1l1k").is_ok());
         let after = v.play(&pos, jump);
         assert_eq!(
-            after.to_fen(v.rules()).split(' ').next(),
+            v.fen(&after).split(' ').next(),
             Some("6k5/12/12/12/12/12/K{t}11")
         );
         let used = v.parse_fen("6k5/12/12/12/12/12/1K{t}10 w - - 0 1").unwrap();

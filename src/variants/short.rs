@@ -8,9 +8,13 @@
 //! and attack detection, and slow ones, written square by square, for the reference generator.
 
 use crate::board::Position;
-use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, PieceKind, Square};
+use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, PieceKind, Special, Square};
 use crate::core::{MAX_FILES, NUM_SQUARES};
 use crate::rules::{Face, PieceSpec, Rules};
+
+/// A Teleporter's explosion onto an enemy piece on its own first rank: both pieces are removed
+/// (Schizophrenic Chess). Games whose Teleporters explode name no other special kind 0.
+pub const EXPLODE: Special = Special(0);
 
 /// Squire: Rook plus one diagonal step (Shogi's Dragon King).
 pub const fn squire() -> PieceSpec {
@@ -198,15 +202,25 @@ impl TeleporterRules {
                 out.push(Move::normal(from, to));
             }
             for to in victims {
-                out.push(Move::special(MoveKind::Explode, from, to, None, None));
+                out.push(Move::new(MoveKind::Special(EXPLODE), from, to, None, None));
             }
         }
     }
 
-    /// Whether `by`'s Teleporters attack `sq` by exploding: every square of `by`'s first rank,
-    /// while `by` has a Teleporter (RULINGS §2.4 item 6, §8 item 3).
-    pub fn explosion_attacks(&self, rules: &Rules, pos: &Position, sq: Square, by: Color) -> bool {
-        self.explodes && sq.rank() == first_rank(rules, by) && pos.pieces(by, self.kind).nonempty()
+    /// Whether the Teleporters among `attackers` attack `sq` by exploding: every square of
+    /// their side's first rank (RULINGS §2.4 item 6, §8 item 3).
+    pub fn explosion_attacks(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        sq: Square,
+        attackers: Bitboard,
+    ) -> bool {
+        self.explodes
+            && Color::PLAYERS.into_iter().any(|by| {
+                sq.rank() == first_rank(rules, by)
+                    && (pos.pieces(by, self.kind) & attackers).nonempty()
+            })
     }
 
     /// The same moves, the slow way: every square visited and judged by the rules' words.
@@ -228,7 +242,7 @@ impl TeleporterRules {
                     && here.color() == us.opponent()
                     && to.rank() == first_rank(rules, us)
                 {
-                    out.push(Move::special(MoveKind::Explode, from, to, None, None));
+                    out.push(Move::new(MoveKind::Special(EXPLODE), from, to, None, None));
                 }
             }
         }
@@ -269,14 +283,20 @@ impl BobberRules {
         counter.saturating_add(1).min(self.cap - 1)
     }
 
-    /// Squares the Bobber on `from` reaches: sliding up to its range, blocked by pieces, the
-    /// first piece a possible capture.
-    pub fn targets(&self, rules: &Rules, pos: &Position, from: Square) -> Bitboard {
+    /// Squares the Bobber on `from` reaches with `occupied` as blockers: sliding up to its
+    /// range, the first piece a possible capture.
+    pub fn targets(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        from: Square,
+        occupied: Bitboard,
+    ) -> Bitboard {
         let range = self.range(pos, from);
         let t = &rules.tables;
         let mut out = Bitboard::EMPTY;
         for d in 0..8u8 {
-            out |= t.slide(crate::rules::Direction(d), from, pos.occupied());
+            out |= t.slide(crate::rules::Direction(d), from, occupied);
         }
         out & t.within(from, range) & rules.geometry().board()
     }
@@ -286,21 +306,35 @@ impl BobberRules {
         let us = pos.turn();
         let own = pos.color_bb(us);
         for from in pos.pieces(us, self.kind) {
-            for to in self.targets(rules, pos, from) & !own {
+            for to in self.targets(rules, pos, from, pos.occupied()) & !own {
                 out.push(Move::normal(from, to));
             }
         }
     }
 
-    /// Whether a Bobber of `by` could capture on `sq`.
-    pub fn attacks(&self, rules: &Rules, pos: &Position, sq: Square, by: Color) -> bool {
-        pos.pieces(by, self.kind)
+    /// Whether a Bobber among `attackers` could capture on `sq`, with `occupied` as blockers.
+    pub fn attacks(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        sq: Square,
+        occupied: Bitboard,
+        attackers: Bitboard,
+    ) -> bool {
+        (pos.kind_bb(self.kind) & attackers)
             .into_iter()
-            .any(|b| self.targets(rules, pos, b).contains(sq))
+            .any(|b| self.targets(rules, pos, b, occupied).contains(sq))
     }
 
-    /// Targets step by step, the slow way: empty squares and the enemy piece ending each line.
-    pub fn reference_targets(&self, rules: &Rules, pos: &Position, from: Square) -> Vec<Square> {
+    /// Targets step by step, the slow way, with only the pieces on `occupied` on the board:
+    /// empty squares and the enemy piece ending each line.
+    pub fn reference_targets(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        from: Square,
+        occupied: Bitboard,
+    ) -> Vec<Square> {
         let us = pos.piece_at(from).color();
         let range = self.range(pos, from);
         let mut out = Vec::new();
@@ -311,13 +345,12 @@ impl BobberRules {
                 else {
                     break;
                 };
-                let p = pos.piece_at(next);
-                if p.is_none() {
+                if !occupied.contains(next) {
                     out.push(next);
                     cur = next;
                     continue;
                 }
-                if p.color() != us {
+                if pos.piece_at(next).color() != us {
                     out.push(next);
                 }
                 break;

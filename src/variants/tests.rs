@@ -38,12 +38,12 @@ fn sorted(mut v: Vec<Move>) -> Vec<u32> {
 fn fen_round_trips() {
     for v in all() {
         for_each_playout_position(*v, |pos, _| {
-            let fen = pos.to_fen(v.rules());
+            let fen = v.fen(pos);
             let back = v
                 .parse_fen(&fen)
                 .unwrap_or_else(|e| panic!("{}: {fen}: {e}", v.name()));
             assert_eq!(&back, pos, "{}: {fen}", v.name());
-            assert_eq!(back.to_fen(v.rules()), fen);
+            assert_eq!(v.fen(&back), fen);
         });
     }
 }
@@ -56,10 +56,10 @@ fn incremental_hash_equals_fresh_hash() {
                 let next = v.play(pos, m);
                 assert_eq!(
                     next.hash(),
-                    next.compute_hash(v.rules()),
+                    next.compute_hash(),
                     "{}: {m:?} from {}",
                     v.name(),
-                    pos.to_fen(v.rules())
+                    v.fen(pos)
                 );
             }
         });
@@ -72,7 +72,7 @@ fn fast_generator_equals_reference() {
         for_each_playout_position(*v, |pos, moves| {
             let fast = sorted(moves.as_slice().to_vec());
             let slow = sorted(v.reference_moves(pos));
-            assert_eq!(fast, slow, "{}: {}", v.name(), pos.to_fen(v.rules()));
+            assert_eq!(fast, slow, "{}: {}", v.name(), v.fen(pos));
         });
     }
 }
@@ -83,14 +83,13 @@ fn every_generated_move_is_legal_by_the_slow_test() {
         for_each_playout_position(*v, |pos, moves| {
             for &m in moves {
                 // Made through the variant, which knows its own move kinds, and judged by its
-                // own attacks, with the mover to move again.
-                let mut after = v.play(pos, m);
-                after.set_turn(v.rules(), pos.turn(), after.ply());
+                // own exposure rule with the slow attack test.
+                let after = v.play(pos, m);
                 assert!(
-                    !v.in_check(&after),
+                    !v.exposes_royal(pos, m, &after),
                     "{}: {m:?} in {}",
                     v.name(),
-                    pos.to_fen(v.rules())
+                    v.fen(pos)
                 );
             }
         });
@@ -120,19 +119,35 @@ fn noisy_moves_are_the_noisy_legal_moves() {
     for v in all() {
         for_each_playout_position(*v, |pos, moves| {
             let mut noisy = MoveList::new();
-            v.noisy_moves(pos, &mut noisy);
+            v.noisy_moves(pos, v.in_check(pos), &mut noisy);
             let expected: Vec<Move> = moves
                 .iter()
                 .copied()
-                .filter(|&m| crate::movegen::is_noisy(pos, m))
+                .filter(|&m| v.is_noisy(pos, m))
                 .collect();
             assert_eq!(
                 sorted(noisy.as_slice().to_vec()),
                 sorted(expected),
                 "{}: {}",
                 v.name(),
-                pos.to_fen(v.rules())
+                v.fen(pos)
             );
         });
     }
+}
+
+#[test]
+fn named_kinds_match_their_letters() {
+    for v in all() {
+        v.rules()
+            .check_named(v.named_kinds())
+            .unwrap_or_else(|e| panic!("{}: {e}", v.name()));
+    }
+    // The check sees a catalogue reordered under a module's names.
+    let chess = by_name("chess").unwrap();
+    let swapped = [
+        (crate::core::PieceKind(1), 'R'),
+        (crate::core::PieceKind(2), 'Q'),
+    ];
+    assert!(chess.rules().check_named(&swapped).is_err());
 }

@@ -1,0 +1,279 @@
+//! Pseudo-legal generation from the compiled tables: moves that follow the pieces' movement for
+//! the pieces the game lets the side to move move (`Hooks::rights`), with the captures it allows,
+//! ignoring whether a royal piece is left exposed. Castling, drops and the game's own moves are
+//! added here too; the legality filter then applies the game's `allows` hook.
+
+use crate::board::Position;
+use crate::core::{Bitboard, Color, KindSet, Move, MoveList, PieceKind, Square};
+use crate::rules::Rules;
+use crate::variants::{Hooks, Rights};
+
+use super::Method;
+
+/// Pushes a move to `to`, expanded into promotions where the piece must promote there.
+#[inline]
+pub fn push_target(
+    rules: &Rules,
+    out: &mut MoveList,
+    us: Color,
+    kind: PieceKind,
+    from: Square,
+    to: Square,
+) {
+    let promos = &rules.kinds[kind.index()].promotions;
+    if !promos.is_empty() && rules.promotion_zone(us).contains(to) {
+        for &p in promos {
+            out.push(Move::promotion(from, to, p));
+        }
+    } else {
+        out.push(Move::normal(from, to));
+    }
+}
+
+/// All pseudo-legal moves of the side to move, the game's own included, before the game's
+/// `allows` filter (which the legality filter applies in the same pass).
+pub fn pseudo_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
+    let rules = h.rules();
+    let rights = h.rights(pos);
+    board_moves(rules, pos, &rights, false, out);
+    castling(h, pos, in_check, out);
+    drops(rules, pos, out);
+    h.extra_moves(pos, in_check, out);
+}
+
+/// The pseudo-legal moves of the tables that change material: captures (en passant included) and
+/// promotions, before the game's `allows` filter. The game's own noisy moves are added by the
+/// legality pipeline.
+pub fn pseudo_legal_noisy<H: Hooks + ?Sized>(h: &H, pos: &Position, out: &mut MoveList) {
+    let rights = h.rights(pos);
+    board_moves(h.rules(), pos, &rights, true, out);
+}
+
+/// Board moves of the pieces `rights` names; with `noisy_only`, only captures and promotions.
+/// Pieces move in the direction of the side to move (a neutral piece moved by a player goes
+/// that player's way).
+fn board_moves(
+    rules: &Rules,
+    pos: &Position,
+    rights: &Rights,
+    noisy_only: bool,
+    out: &mut MoveList,
+) {
+    let us = pos.turn();
+    let occ = pos.occupied();
+    let empty = !occ & rules.geometry().board();
+    for owner in Color::ALL {
+        let movers = rights.movers & pos.color_bb(owner);
+        if movers.is_empty() {
+            continue;
+        }
+        let them = rights.victims[owner];
+        for kind in PieceKind::all(rules.num_kinds()) {
+            let mine = movers & pos.kind_bb(kind);
+            if mine.is_empty() {
+                continue;
+            }
+            // Squares a quiet move may go to: all empty ones, or for noisy moves only the empty
+            // squares where this kind promotes.
+            let quiet_to = if !noisy_only {
+                empty
+            } else if rules.kinds[kind.index()].promotions.is_empty() {
+                Bitboard::EMPTY
+            } else {
+                empty & rules.promotion_zone(us)
+            };
+            let to = Targets {
+                occupied: occ,
+                empty,
+                quiet: quiet_to,
+                victims: them,
+            };
+            piece_moves(rules, us, kind, mine, &to, out);
+        }
+    }
+    en_passant(rules, pos, rights.movers, out);
+}
+
+/// En-passant captures by the pieces on `movers`.
+pub fn en_passant(rules: &Rules, pos: &Position, movers: Bitboard, out: &mut MoveList) {
+    let Some(victim) = pos.ep_victim() else {
+        return;
+    };
+    let us = pos.turn();
+    for kind in rules.en_passant {
+        for to in pos.ep_targets() {
+            for from in rules.tables.leap_capturers(us, kind, to) & pos.kind_bb(kind) & movers {
+                out.push(Move::en_passant(from, to, victim));
+            }
+        }
+    }
+}
+
+/// The squares a piece's moves may end on: the board's occupancy, its empty squares, those a
+/// quiet move may go to and those a capture may go to.
+#[derive(Clone, Copy)]
+struct Targets {
+    occupied: Bitboard,
+    empty: Bitboard,
+    quiet: Bitboard,
+    victims: Bitboard,
+}
+
+/// Moves of the pieces of one kind on `from_squares`, going `us`'s way, onto `to`.
+#[inline(always)]
+fn piece_moves(
+    rules: &Rules,
+    us: Color,
+    kind: PieceKind,
+    from_squares: Bitboard,
+    to: &Targets,
+    out: &mut MoveList,
+) {
+    let t = &rules.tables;
+    let Targets {
+        occupied: occ,
+        empty,
+        quiet: quiet_to,
+        victims,
+    } = *to;
+    let symmetric = t.symmetric(us, kind);
+    let qr = t.quiet_rides(us, kind);
+    let cr = t.capture_rides(us, kind);
+    let lame = t.has_lame(us, kind);
+    for from in from_squares {
+        let targets = if symmetric {
+            (t.leap_capture(us, kind, from) | t.ride_targets(cr, from, occ)) & (quiet_to | victims)
+        } else {
+            let mut quiet = t.leap_quiet(us, kind, from);
+            let mut caps = t.leap_capture(us, kind, from);
+            if qr.dirs != 0 {
+                quiet |= t.ride_targets(qr, from, occ);
+            }
+            if cr.dirs != 0 {
+                caps |= t.ride_targets(cr, from, occ);
+            }
+            (quiet & quiet_to) | (caps & victims)
+        };
+        for to in targets {
+            push_target(rules, out, us, kind, from, to);
+        }
+        if lame {
+            for l in t.lame(us, kind, from) {
+                if (l.via & occ).nonempty() {
+                    continue;
+                }
+                let ok = if empty.contains(l.square) {
+                    l.modality.moves() && quiet_to.contains(l.square)
+                } else {
+                    victims.contains(l.square) && l.modality.captures()
+                };
+                if ok {
+                    push_target(rules, out, us, kind, from, l.square);
+                }
+            }
+        }
+    }
+}
+
+/// The table moves of the pieces on `from_squares` (all of one kind, moved by the side to move),
+/// for games that build their own moves on them (a pawn move that also promotes elsewhere);
+/// en passant is `en_passant`.
+pub fn moves_of(
+    rules: &Rules,
+    pos: &Position,
+    kind: PieceKind,
+    from_squares: Bitboard,
+    victims: Bitboard,
+    out: &mut MoveList,
+) {
+    let occupied = pos.occupied();
+    let empty = !occupied & rules.geometry().board();
+    let to = Targets {
+        occupied,
+        empty,
+        quiet: empty,
+        victims,
+    };
+    piece_moves(rules, pos.turn(), kind, from_squares, &to, out);
+}
+
+/// Castling moves whose king and partner stand unmoved on their squares, with the squares
+/// between empty and the king's squares safe by the game's attack test.
+fn castling<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
+    let rules = h.rules();
+    let us = pos.turn();
+    let unmoved = pos.unmoved();
+    let mut attackers = None;
+    for c in rules.spec.castling.iter().filter(|c| c.color == us) {
+        if !unmoved.contains(c.king_from) || !unmoved.contains(c.partner_from) {
+            continue;
+        }
+        if pos.piece_at(c.king_from) != crate::core::Piece::new(us, c.king)
+            || pos.piece_at(c.partner_from) != crate::core::Piece::new(us, c.partner)
+        {
+            continue;
+        }
+        let others = pos.occupied()
+            & !Bitboard::from_square(c.king_from)
+            & !Bitboard::from_square(c.partner_from);
+        if (c.must_be_empty & others).nonempty() {
+            continue;
+        }
+        if in_check && c.must_be_safe.contains(c.king_from) {
+            continue;
+        }
+        let attackers = *attackers.get_or_insert_with(|| h.attackers(pos, us));
+        let occ = pos.occupied();
+        if c.must_be_safe
+            .into_iter()
+            .filter(|&sq| sq != c.king_from)
+            .any(|sq| h.attacked(pos, sq, occ, attackers, Method::Fast))
+        {
+            continue;
+        }
+        out.push(Move::castle(c.king_from, c.king_to, c.partner_from));
+    }
+}
+
+/// Drops from the side to move's reserve onto the empty squares of its drop zone (never a
+/// promoting piece into its promotion zone).
+fn drops(rules: &Rules, pos: &Position, out: &mut MoveList) {
+    let us = pos.turn();
+    if pos.reserve().is_empty_for(us) {
+        return;
+    }
+    let empty = !pos.occupied() & rules.spec.drop_zone[us];
+    for kind in PieceKind::all(rules.num_kinds()) {
+        if pos.reserve().count(us, kind) == 0 {
+            continue;
+        }
+        let mut targets = empty;
+        if rules.promoting.contains(kind) {
+            targets &= !rules.promotion_zone(us);
+        }
+        for to in targets {
+            out.push(Move::drop(kind, to));
+        }
+    }
+}
+
+/// Whether a piece of `by` that takes part in en passant could capture onto one of `targets`.
+pub fn ep_capturable(rules: &Rules, pos: &Position, by: Color, targets: Bitboard) -> bool {
+    kinds_capture_onto(rules, pos, by, rules.en_passant, targets)
+}
+
+fn kinds_capture_onto(
+    rules: &Rules,
+    pos: &Position,
+    by: Color,
+    kinds: KindSet,
+    targets: Bitboard,
+) -> bool {
+    kinds.into_iter().any(|k| {
+        let theirs = pos.pieces(by, k);
+        theirs.nonempty()
+            && targets
+                .into_iter()
+                .any(|t| (rules.tables.leap_capturers(by, k, t) & theirs).nonempty())
+    })
+}

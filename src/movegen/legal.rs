@@ -1,0 +1,177 @@
+//! The legality filter. Pseudo-legal moves are kept when they leave no royal piece of the mover
+//! exposed, as the game's `exposed` hook judges it. Most are shown legal without making them:
+//! the `shortcuts` hook names the pieces whose ordinary moves cannot expose a royal piece, and a
+//! royal piece's ordinary move is legal when its target is not attacked with the royal piece
+//! lifted off the board. Every other move (en passant, castling, a game's own kinds, any move in
+//! check) is made and judged.
+
+use crate::board::{Position, PositionError};
+use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, PieceKind, Square};
+use crate::rules::{Direction, Rules};
+use crate::variants::{Hooks, Shortcuts};
+
+use super::{generate, Method};
+
+/// All legal moves of the side to move; `in_check` says whether it is in check.
+pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
+    generate::pseudo_legal(h, pos, in_check, out);
+    retain_legal(h, pos, in_check, out);
+}
+
+/// The legal moves that change material (what quiescence searches): the same as `legal`
+/// filtered by the game's `is_noisy`.
+pub fn legal_noisy<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
+    generate::pseudo_legal_noisy(h, pos, out);
+    let mut extra = MoveList::new();
+    h.extra_moves(pos, in_check, &mut extra);
+    for &m in extra.iter() {
+        if h.is_noisy(pos, m) {
+            out.push(m);
+        }
+    }
+    retain_legal(h, pos, in_check, out);
+}
+
+/// Whether `m` (pseudo-legal) leaves the mover's royal pieces safe, by making it.
+fn legal_by_making<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move) -> bool {
+    let next = super::play(h, pos, m);
+    !h.exposed(pos, m, &next, Method::Fast)
+}
+
+/// Keeps the pseudo-legal moves of `out` that the game allows and that leave no royal piece of
+/// the mover exposed.
+fn retain_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
+    let us = pos.turn();
+    let Shortcuts { safe, royal } = h.shortcuts(pos, in_check);
+    let (attackers, without_royal) = match royal {
+        Some(k) => (
+            h.attackers(pos, us),
+            pos.occupied() & !Bitboard::from_square(k),
+        ),
+        None => (Bitboard::EMPTY, Bitboard::EMPTY),
+    };
+    out.retain(|m| {
+        if !h.allows(pos, m) {
+            false
+        } else if m.is_ordinary() {
+            if safe.contains(m.from()) {
+                true
+            } else if Some(m.from()) == royal {
+                // The piece it captures attacks nothing any more.
+                let attackers = attackers & without_royal & !Bitboard::from_square(m.to());
+                !h.attacked(pos, m.to(), without_royal, attackers, Method::Fast)
+            } else {
+                legal_by_making(h, pos, m)
+            }
+        } else if m.kind() == MoveKind::Transform && safe.contains(m.from()) {
+            // A transformation moves nothing, so it exposes nothing either.
+            true
+        } else {
+            legal_by_making(h, pos, m)
+        }
+    });
+}
+
+/// The default shortcuts, from the tables: with one royal piece and not in check, every piece
+/// but the royal one and those standing alone between it and an enemy piece that captures along
+/// that line, or on the path of an enemy lame leap onto it. Conservative: a piece left out is
+/// tested by making its moves.
+#[inline]
+pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcuts {
+    let us = pos.turn();
+    let royals = pos.royals(rules, us);
+    if royals.is_empty() {
+        // Nothing to expose: every move is legal unless the game says otherwise.
+        return Shortcuts {
+            safe: Bitboard::ALL,
+            royal: None,
+        };
+    }
+    let Some(ksq) = royals.first().filter(|_| !royals.more_than_one()) else {
+        return Shortcuts::NONE;
+    };
+    let safe = if in_check {
+        Bitboard::EMPTY
+    } else {
+        !pinned(rules, pos, ksq, us) & !Bitboard::from_square(ksq)
+    };
+    Shortcuts {
+        safe,
+        royal: Some(ksq),
+    }
+}
+
+/// Our pieces whose move could expose the royal piece on `ksq`: those standing alone between it
+/// and an enemy slider, and those on the path of an enemy lame leap onto it.
+fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> Bitboard {
+    let t = &rules.tables;
+    let them = us.opponent();
+    let occ = pos.occupied();
+    let ours = pos.color_bb(us);
+    let mut pinned = Bitboard::EMPTY;
+    for e in 0..8u8 {
+        let e = Direction(e);
+        let riders = t.capture_riders(them, e.opposite());
+        if riders.is_empty() {
+            continue;
+        }
+        let Some(b1) = t.first_blocker(e, ksq, occ) else {
+            continue;
+        };
+        if !ours.contains(b1) {
+            continue;
+        }
+        if let Some(b2) = t.first_blocker(e, b1, occ) {
+            let p = pos.piece_at(b2);
+            if p.color() == them && riders.contains(p.kind()) {
+                pinned.insert(b1);
+            }
+        }
+    }
+    for kind in PieceKind::all(rules.num_kinds()) {
+        if t.has_lame(them, kind) {
+            let theirs = pos.pieces(them, kind);
+            for l in t.lame_capturers(them, kind, ksq) {
+                if theirs.contains(l.square) {
+                    pinned |= l.via & ours;
+                }
+            }
+        }
+    }
+    pinned
+}
+
+/// Checks every game shares unless it overrides `validate`: one royal piece per player when the
+/// game has royal pieces, no promoting piece standing on its promotion squares (it would have
+/// promoted on arriving), and the player not to move not in check.
+pub fn validate_basic<H: Hooks + ?Sized>(h: &H, pos: &Position) -> Result<(), PositionError> {
+    let rules = h.rules();
+    if rules.royal.nonempty() {
+        for c in Color::PLAYERS {
+            let found = pos.royals(rules, c).count();
+            if found != 1 {
+                return Err(PositionError::RoyalCount { color: c, found });
+            }
+        }
+    }
+    for c in Color::PLAYERS {
+        let promoting = pos.kinds_bb(rules.promoting) & pos.color_bb(c);
+        if let Some(sq) = (promoting & rules.promotion_zone(c)).first() {
+            return Err(PositionError::PieceOnPromotionRank(sq));
+        }
+    }
+    let waiting = h.point_of_view(pos).opponent();
+    if pos.turn() != Color::Neutral && royal_attacked(h, pos, waiting, Method::Fast) {
+        return Err(PositionError::OpponentInCheck);
+    }
+    Ok(())
+}
+
+/// Whether a royal piece of `color` is attacked by the pieces that threaten it, by `how`.
+pub fn royal_attacked<H: Hooks + ?Sized>(h: &H, pos: &Position, color: Color, how: Method) -> bool {
+    let attackers = h.attackers(pos, color);
+    let occ = pos.occupied();
+    pos.royals(h.rules(), color)
+        .into_iter()
+        .any(|k| h.attacked(pos, k, occ, attackers, how))
+}

@@ -1,0 +1,45 @@
+//! Making a move (copy-make) through the pipeline: the core effects of the move's kind (or the
+//! game's `apply_special` for its own kinds), the halfmove clock, the game ply (the players'
+//! plies) with the spells that run out, the game's `after_move` state updates, then the turn
+//! (`next_turn`), the fullmove number and en passant.
+
+use crate::board::Position;
+use crate::core::{Bitboard, Color, Move, MoveKind};
+use crate::variants::Hooks;
+
+use super::generate::ep_capturable;
+
+/// The position after `m`, which must be pseudo-legal in `pos`.
+pub fn play<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move) -> Position {
+    let rules = h.rules();
+    let mut next = pos.clone();
+    if next.ep_targets().nonempty() {
+        next.set_ep(Bitboard::EMPTY, None);
+    }
+    let fx = match m.kind() {
+        MoveKind::Special(_) => h.apply_special(pos, m, &mut next),
+        _ => next.apply_core(rules, m),
+    };
+    next.set_halfmove(if fx.irreversible {
+        0
+    } else {
+        pos.halfmove_clock().saturating_add(1)
+    });
+    // The game ply counts the players' plies, as FEN's move number does (a third party's ply
+    // leaves it); spells run out with it before the move casts new ones.
+    if pos.turn() != Color::Neutral {
+        next.advance_ply();
+    }
+    h.after_move(pos, m, &fx, &mut next);
+    h.next_turn(pos, m, &mut next);
+    if pos.turn() == Color::Black {
+        next.set_fullmove(pos.fullmove().saturating_add(1));
+    }
+    // A double step opens en passant only for a player who could take it, as X-FEN writes it.
+    if let Some((skipped, victim)) = fx.double_step {
+        if ep_capturable(rules, &next, h.point_of_view(&next), skipped) {
+            next.set_ep(skipped, Some(victim));
+        }
+    }
+    next
+}

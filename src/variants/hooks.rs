@@ -1,0 +1,324 @@
+//! The hooks a game implements. Every hook but `rules` has a default that is the FIDE rule, read
+//! from the game's `RuleSpec`; a game overrides only what its rules change, and the shared
+//! pipeline (`crate::movegen`) calls the hooks wherever the rule applies: generation, the
+//! legality filter, castling, FEN validation, making moves, quiescence, the reference generator
+//! and the search. `docs/architecture.md` lists them with an example.
+
+use crate::board::{Effects, FenError, Position, PositionError, Setup};
+use crate::core::{Bitboard, ByColor, Color, Move, MoveKind, MoveList, PieceKind, Square};
+use crate::movegen::{self, Method};
+use crate::notation::Dialect;
+use crate::rules::Rules;
+
+use super::{EndReason, Outcome};
+
+/// Who may move what, and what a moved piece may capture, in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rights {
+    /// Pieces the side to move may move (its own, and in some games neutral pieces or enemy ones).
+    pub movers: Bitboard,
+    /// What a moved piece may capture, by the moved piece's colour.
+    pub victims: ByColor<Bitboard>,
+}
+
+/// Which ordinary moves (plain moves, captures and promotions) the fast legality filter may
+/// decide without making them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shortcuts {
+    /// Pieces whose ordinary moves cannot expose a royal piece: legal as generated.
+    pub safe: Bitboard,
+    /// A royal piece whose ordinary moves are legal when their target is not attacked with the
+    /// royal piece lifted off the board.
+    pub royal: Option<Square>,
+}
+
+impl Shortcuts {
+    /// No shortcut: every move is made and tested.
+    pub const NONE: Shortcuts = Shortcuts {
+        safe: Bitboard::EMPTY,
+        royal: None,
+    };
+}
+
+/// A game's rules as hooks on the shared pipeline.
+pub trait Hooks: Send + Sync {
+    /// The compiled rules.
+    fn rules(&self) -> &Rules;
+
+    /// Kinds the game's module names, with their letters; a registry test checks them against
+    /// the catalogue (`Rules::check_named`).
+    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
+        &[]
+    }
+
+    // ---- Turns ----
+
+    /// Sets who moves after `m` on `after`: the side to move and the game's turn clock.
+    /// Default: the other player.
+    fn next_turn(&self, before: &Position, _m: Move, after: &mut Position) {
+        after.set_turn(before.turn().opponent());
+    }
+
+    /// The player a position is scored for: the side to move, or, on a third party's turn, the
+    /// player it hands the move to. The search negates a score only where this changes, and a
+    /// clock is this player's.
+    fn point_of_view(&self, pos: &Position) -> Color {
+        pos.turn()
+    }
+
+    /// Reads the side to move and the FEN's seventh field into `pos`. Default: a player is to
+    /// move and there is no seventh field.
+    fn read_turn(&self, setup: &Setup, _pos: &mut Position) -> Result<(), FenError> {
+        if setup.turn == Color::Neutral {
+            return Err(FenError::BadTurn("n".into()));
+        }
+        match &setup.turn_field {
+            Some(t) => Err(FenError::BadTurnField(t.clone())),
+            None => Ok(()),
+        }
+    }
+
+    /// The FEN's seventh field, for a game whose turns depend on a clock of its own.
+    fn write_turn(&self, _pos: &Position) -> Option<String> {
+        None
+    }
+
+    // ---- Who moves what ----
+
+    /// Who may move what and capture what. Default: the side to move moves its own pieces and
+    /// captures the pieces of every other colour.
+    fn rights(&self, pos: &Position) -> Rights {
+        default_rights(pos)
+    }
+
+    // ---- Attacks ----
+
+    /// The pieces whose attacks on `defender`'s royal pieces count as check. Default: the
+    /// opponent's.
+    fn attackers(&self, pos: &Position, defender: Color) -> Bitboard {
+        pos.color_bb(defender.opponent())
+    }
+
+    /// Whether the pieces in `attackers` could capture on `sq`, with `occupied` as the blockers
+    /// (which may differ from the board, to look through a piece about to move). Default: their
+    /// table movement.
+    fn attacked(
+        &self,
+        pos: &Position,
+        sq: Square,
+        occupied: Bitboard,
+        attackers: Bitboard,
+        how: Method,
+    ) -> bool {
+        movegen::attacked_by(self.rules(), pos, sq, occupied, attackers, how)
+    }
+
+    // ---- Legality ----
+
+    /// Whether the move `m`, which took `before` to `after`, left a royal piece of the mover
+    /// exposed. A game without check says no here (or has no royal kinds). Default: a royal
+    /// piece of the mover is attacked in `after` by the pieces `attackers` names.
+    fn exposed(&self, before: &Position, _m: Move, after: &Position, how: Method) -> bool {
+        let us = before.turn();
+        let attackers = self.attackers(after, us);
+        let occ = after.occupied();
+        after
+            .royals(self.rules(), us)
+            .into_iter()
+            .any(|k| self.attacked(after, k, occ, attackers, how))
+    }
+
+    /// Which ordinary moves the fast filter may decide without making them. Default: when not
+    /// in check, pieces that stand on no line or lame leap between the royal piece and an enemy
+    /// piece that captures along it; the royal piece by the square test.
+    fn shortcuts(&self, pos: &Position, in_check: bool) -> Shortcuts {
+        movegen::table_shortcuts(self.rules(), pos, in_check)
+    }
+
+    /// Whether the side to move is in check, worked out by `how`. Default: a royal piece is
+    /// attacked by the pieces that threaten it.
+    fn in_check(&self, pos: &Position, how: Method) -> bool {
+        movegen::royal_attacked(self, pos, pos.turn(), how)
+    }
+
+    // ---- Moves ----
+
+    /// Moves beyond the tables (teleports, switches), pseudo-legal, for the fast generator.
+    fn extra_moves(&self, _pos: &Position, _in_check: bool, _out: &mut MoveList) {}
+
+    /// The same moves as `extra_moves`, the slow way, for the reference generator.
+    fn reference_extra_moves(&self, pos: &Position, in_check: bool, out: &mut Vec<Move>) {
+        let mut list = MoveList::new();
+        self.extra_moves(pos, in_check, &mut list);
+        out.extend_from_slice(list.as_slice());
+    }
+
+    /// Whether a generated pseudo-legal move is allowed by a rule the tables cannot say
+    /// (promotion limits). Default: every move.
+    fn allows(&self, _pos: &Position, _m: Move) -> bool {
+        true
+    }
+
+    // ---- Making moves ----
+
+    /// Makes a move of one of the game's own kinds on `after` (a copy of `before`); the pipeline
+    /// then sets the counters and the turn.
+    fn apply_special(&self, _before: &Position, m: Move, _after: &mut Position) -> Effects {
+        unreachable!("{m:?} is not a move of this game")
+    }
+
+    /// The game's state updates after any move (a Bobber's counter, a spell), with the board
+    /// already changed, the halfmove clock set and the game ply advanced (spells that ran out
+    /// are gone; a spell cast now with `left` 1 is in force in `after` only). The turn is set
+    /// after this.
+    fn after_move(&self, _before: &Position, _m: Move, _fx: &Effects, _after: &mut Position) {}
+
+    // ---- Text ----
+
+    /// The text of a move of one of the game's own kinds. A move's text depends on the move
+    /// alone, so a game packs what its text needs into the move.
+    fn special_text(&self, m: Move, _dialect: Dialect) -> String {
+        format!("{m:?}")
+    }
+
+    /// Whether XBoard 4.9.1 shows and carries `m` as this engine means it (see
+    /// `protocol::xboard_variant`). Default: every move.
+    fn xboard_carries(&self, _pos: &Position, _m: Move) -> bool {
+        true
+    }
+
+    /// Whether a user can enter `m` by clicks in XBoard (`lift`, then `put`), so that `lift`
+    /// marks it. Default: the core kinds but drops and transformations, which have their own
+    /// entry.
+    fn xboard_clickable(&self, m: Move) -> bool {
+        core_clickable(m)
+    }
+
+    // ---- Search ----
+
+    /// Whether `m` changes material (what quiescence searches). Default: captures, promotions,
+    /// shots; a game's own kinds are quiet unless it says otherwise.
+    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
+        movegen::core_is_noisy(pos, m)
+    }
+
+    /// The material `m` wins at once for the mover, from `value` of a piece kind: the victims,
+    /// and a promotion's gain. Signed: a capture of one's own piece loses.
+    fn material_gain(&self, pos: &Position, m: Move, value: &dyn Fn(PieceKind) -> i32) -> i32 {
+        movegen::core_material_gain(pos, m, value)
+    }
+
+    /// Evaluation terms of the game's own, in centipawns for White.
+    fn evaluate_extra(&self, _pos: &Position) -> i32 {
+        0
+    }
+
+    /// Whether the search may prune with a null move. Off where zugzwang or forced moves are
+    /// common.
+    fn null_move_allowed(&self) -> bool {
+        true
+    }
+
+    /// Whether the search may reduce late quiet moves.
+    fn reductions_allowed(&self) -> bool {
+        true
+    }
+
+    /// How many earlier positions the search and the referee compare for a repetition: every one
+    /// since the last irreversible move. Default: the halfmove clock, which counts every ply.
+    fn repetition_window(&self, pos: &Position) -> usize {
+        pos.halfmove_clock() as usize
+    }
+
+    /// Depth of `menagerie bench` for this variant when no depth is given.
+    fn bench_depth(&self) -> u32 {
+        crate::bench::DEFAULT_DEPTH
+    }
+
+    /// Positions `menagerie bench` searches; empty: the start position.
+    fn bench_positions(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    // ---- Positions ----
+
+    /// Checks that a position parsed from a FEN can be played on. Default
+    /// (`movegen::validate_basic`): one royal piece per player where the game has them, no
+    /// promoting piece on its promotion squares, the side not to move not in check.
+    fn validate(&self, pos: &Position) -> Result<(), PositionError> {
+        movegen::validate_basic(self, pos)
+    }
+
+    // ---- End of the game ----
+
+    /// Whether neither side can ever win. Default: no piece but royal ones is left.
+    fn insufficient_material(&self, pos: &Position) -> bool {
+        let rules = self.rules();
+        let royal = pos.kinds_bb(rules.royal);
+        rules.royal.nonempty() && (pos.occupied() & !royal).is_empty() && pos.reserve().is_empty()
+    }
+
+    /// The result if the game is over. `legal_count` is the number of legal moves here; `history`
+    /// holds the hashes of earlier positions of the game, oldest first. Default: FIDE's rules.
+    fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
+        let spec = &self.rules().spec;
+        if legal_count == 0 {
+            return Some(if self.in_check(pos, Method::Fast) {
+                Outcome::Win {
+                    winner: pos.turn().opponent(),
+                    reason: EndReason::Checkmate,
+                }
+            } else {
+                Outcome::Draw {
+                    reason: EndReason::Stalemate,
+                }
+            });
+        }
+        if spec.fifty_move_plies > 0 && pos.halfmove_clock() >= spec.fifty_move_plies {
+            return Some(Outcome::Draw {
+                reason: EndReason::FiftyMoves,
+            });
+        }
+        if spec.repetition_count > 0 {
+            let window = self.repetition_window(pos).min(history.len());
+            let seen = history[history.len() - window..]
+                .iter()
+                .filter(|&&h| h == pos.hash())
+                .count();
+            if seen + 1 >= spec.repetition_count as usize {
+                return Some(Outcome::Draw {
+                    reason: EndReason::Repetition,
+                });
+            }
+        }
+        if self.insufficient_material(pos) {
+            return Some(Outcome::Draw {
+                reason: EndReason::InsufficientMaterial,
+            });
+        }
+        None
+    }
+}
+
+/// The FIDE rights: the side to move moves its own pieces and captures every other colour's.
+pub fn default_rights(pos: &Position) -> Rights {
+    let us = pos.turn();
+    let occ = pos.occupied();
+    let mut victims = ByColor::default();
+    for c in Color::ALL {
+        victims[c] = occ & !pos.color_bb(c);
+    }
+    Rights {
+        movers: pos.color_bb(us),
+        victims,
+    }
+}
+
+/// Whether a user enters `m` in XBoard by clicking its piece and its target: the core kinds but
+/// drops, transformations and passes.
+pub fn core_clickable(m: Move) -> bool {
+    !matches!(
+        m.kind(),
+        MoveKind::Drop | MoveKind::Transform | MoveKind::Pass | MoveKind::Special(_)
+    )
+}
