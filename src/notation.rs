@@ -38,7 +38,7 @@ fn cecp_alias(rules: &Rules, letter: char) -> Option<char> {
     if !CECP_UNUSABLE_LETTERS.contains(&letter) {
         return None;
     }
-    let used = |c: char| rules.kinds.iter().any(|k| k.spec.letter == c);
+    let used = |c: char| rules.pieces().iter().any(|k| k.spec.letter == c);
     // Aliases are handed out in order, so two unusable letters never share one.
     let mut spares = CECP_SPARE_LETTERS.chars().filter(|&c| !used(c));
     CECP_UNUSABLE_LETTERS
@@ -54,7 +54,7 @@ fn cecp_alias(rules: &Rules, letter: char) -> Option<char> {
 /// capture mark), so it is the first spare letter not used by the variant or an alias.
 pub fn cecp_vanish_letter(rules: &Rules) -> char {
     let taken = |c: char| {
-        rules.kinds.iter().any(|k| k.spec.letter == c)
+        rules.pieces().iter().any(|k| k.spec.letter == c)
             || CECP_UNUSABLE_LETTERS
                 .iter()
                 .any(|&u| cecp_alias(rules, u) == Some(c))

@@ -243,7 +243,7 @@ fn write_state(rules: &Rules, st: &PieceState, moved: bool, ply: u16) -> String 
 }
 
 fn known_letters(rules: &Rules) -> String {
-    rules.kinds.iter().map(|k| k.spec.letter).collect()
+    rules.pieces().iter().map(|k| k.spec.letter).collect()
 }
 
 /// Reads a piece at the front of `chars`: an optional `_` (neutral) and a letter.

@@ -88,6 +88,7 @@ fn game() -> Pipeline<StateGame> {
                 ..PieceSpec::new('S', "squire", "K")
             },
         ],
+        templates: Vec::new(),
         start_fen: "4k4*/10/10/10/10/10/10/10/10/4K5 w - - 0 1 0",
         castling: Vec::new(),
         promotion_zone: RuleSpec::zone_from_ranks(&geometry, &[]),

@@ -34,7 +34,7 @@ pub fn push_target(
 /// `allows` filter (which the legality filter applies in the same pass).
 pub fn pseudo_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
     let rules = h.rules();
-    let rights = h.rights(pos);
+    let rights = h.rights(pos, in_check);
     board_moves(rules, pos, &rights, false, out);
     castling(h, pos, in_check, out);
     drops(rules, pos, out);
@@ -44,8 +44,13 @@ pub fn pseudo_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, ou
 /// The pseudo-legal moves of the tables that change material: captures (en passant included) and
 /// promotions, before the game's `allows` filter. The game's own noisy moves are added by the
 /// legality pipeline.
-pub fn pseudo_legal_noisy<H: Hooks + ?Sized>(h: &H, pos: &Position, out: &mut MoveList) {
-    let rights = h.rights(pos);
+pub fn pseudo_legal_noisy<H: Hooks + ?Sized>(
+    h: &H,
+    pos: &Position,
+    in_check: bool,
+    out: &mut MoveList,
+) {
+    let rights = h.rights(pos, in_check);
     board_moves(h.rules(), pos, &rights, true, out);
 }
 

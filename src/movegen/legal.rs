@@ -16,12 +16,19 @@ use super::{generate, Method};
 pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
     generate::pseudo_legal(h, pos, in_check, out);
     retain_legal(h, pos, in_check, out);
+    enforce_compulsion(h, pos, out);
 }
 
 /// The legal moves that change material (what quiescence searches): the same as `legal`
 /// filtered by the game's `is_noisy`.
 pub fn legal_noisy<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
-    generate::pseudo_legal_noisy(h, pos, out);
+    if h.compelled(pos).nonempty() {
+        // Whether a piece must move depends on all the legal moves.
+        legal(h, pos, in_check, out);
+        out.retain(|m| h.is_noisy(pos, m));
+        return;
+    }
+    generate::pseudo_legal_noisy(h, pos, in_check, out);
     let mut extra = MoveList::new();
     h.extra_moves(pos, in_check, &mut extra);
     for &m in extra.iter() {
@@ -30,6 +37,15 @@ pub fn legal_noisy<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out
         }
     }
     retain_legal(h, pos, in_check, out);
+}
+
+/// Keeps only the moves of the pieces the game compels to move, if one of them has a legal
+/// move (RULINGS §1.4 item 7: without one the obligation lapses).
+pub fn enforce_compulsion<H: Hooks + ?Sized>(h: &H, pos: &Position, moves: &mut MoveList) {
+    let compelled = h.compelled(pos);
+    if compelled.nonempty() && moves.iter().any(|m| compelled.contains(m.from())) {
+        moves.retain(|m| compelled.contains(m.from()));
+    }
 }
 
 /// Whether `m` (pseudo-legal) leaves the mover's royal pieces safe, by making it.
@@ -42,7 +58,7 @@ fn legal_by_making<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move) -> bool {
 /// the mover exposed.
 fn retain_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
     let us = pos.turn();
-    let Shortcuts { safe, royal } = h.shortcuts(pos, in_check);
+    let Shortcuts { safe, risky, royal } = h.shortcuts(pos, in_check);
     let (attackers, without_royal) = match royal {
         Some(k) => (
             h.attackers(pos, us),
@@ -54,7 +70,7 @@ fn retain_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &
         if !h.allows(pos, m) {
             false
         } else if m.is_ordinary() {
-            if safe.contains(m.from()) {
+            if safe.contains(m.from()) && !risky.contains(m.to()) {
                 true
             } else if Some(m.from()) == royal {
                 // The piece it captures attacks nothing any more.
@@ -84,6 +100,7 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
         // Nothing to expose: every move is legal unless the game says otherwise.
         return Shortcuts {
             safe: Bitboard::ALL,
+            risky: Bitboard::EMPTY,
             royal: None,
         };
     }
@@ -97,6 +114,7 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
     };
     Shortcuts {
         safe,
+        risky: Bitboard::EMPTY,
         royal: Some(ksq),
     }
 }

@@ -40,7 +40,20 @@ fn targets(
     way: Color,
     victims: Bitboard,
 ) -> Vec<(Square, bool)> {
-    let kind = pos.piece_at(from).kind();
+    targets_as(rules, pos, from, pos.piece_at(from).kind(), way, victims)
+}
+
+/// Targets from `from` by the atoms of `kind` (a piece's, or a movement template's, for a piece
+/// whose movement changes), moving `way`'s direction: `(square, capture)`. Quiet moves go to
+/// empty squares, captures to the squares of `victims`.
+pub fn targets_as(
+    rules: &Rules,
+    pos: &Position,
+    from: Square,
+    kind: PieceKind,
+    way: Color,
+    victims: Bitboard,
+) -> Vec<(Square, bool)> {
     let mut out = Vec::new();
     let land = |to: Square, quiet_ok: bool, capture_ok: bool, out: &mut Vec<(Square, bool)>| {
         if pos.piece_at(to).is_none() {
@@ -142,7 +155,8 @@ pub fn attacked(
 pub fn pseudo_legal<H: Hooks + ?Sized>(h: &H, pos: &Position) -> Vec<Move> {
     let rules = h.rules();
     let us = pos.turn();
-    let rights = h.rights(pos);
+    let in_check = h.in_check(pos, Method::Reference);
+    let rights = h.rights(pos, in_check);
     let mut out = Vec::new();
     for from in Square::all().filter(|&s| rights.movers.contains(s)) {
         let piece = pos.piece_at(from);
@@ -183,7 +197,7 @@ pub fn pseudo_legal<H: Hooks + ?Sized>(h: &H, pos: &Position) -> Vec<Move> {
             out.push(Move::castle(c.king_from, c.king_to, c.partner_from));
         }
     }
-    for (ki, info) in rules.kinds.iter().enumerate() {
+    for (ki, info) in rules.pieces().iter().enumerate() {
         let kind = PieceKind(ki as u8);
         if pos.reserve().count(us, kind) == 0 {
             continue;
@@ -198,20 +212,29 @@ pub fn pseudo_legal<H: Hooks + ?Sized>(h: &H, pos: &Position) -> Vec<Move> {
             }
         }
     }
-    let in_check = h.in_check(pos, Method::Reference);
     h.reference_extra_moves(pos, in_check, &mut out);
     out.retain(|&m| h.allows(pos, m));
     out
 }
 
 /// All legal moves, the slow way: each pseudo-legal move is made and rejected if the game's
-/// `exposed` hook, by the reference method, says it leaves a royal piece of the mover exposed.
+/// `exposed` hook, by the reference method, says it leaves a royal piece of the mover exposed;
+/// then the pieces the game compels to move, if they can.
 pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position) -> Vec<Move> {
-    pseudo_legal(h, pos)
+    let legal: Vec<Move> = pseudo_legal(h, pos)
         .into_iter()
         .filter(|&m| {
             let next = super::play(h, pos, m);
             !h.exposed(pos, m, &next, Method::Reference)
         })
-        .collect()
+        .collect();
+    let compelled = h.compelled(pos);
+    if legal.iter().any(|m| compelled.contains(m.from())) {
+        legal
+            .into_iter()
+            .filter(|m| compelled.contains(m.from()))
+            .collect()
+    } else {
+        legal
+    }
 }

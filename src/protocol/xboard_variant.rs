@@ -30,7 +30,7 @@ pub fn piece_table(rules: &Rules) -> String {
     let mut slots: Vec<Option<char>> = vec![None; XBOARD_SLOTS.len()];
     let mut king = None;
     let mut rest = Vec::new();
-    for (k, info) in rules.kinds.iter().enumerate() {
+    for (k, info) in rules.pieces().iter().enumerate() {
         let l = piece_letter(rules, Dialect::Cecp, PieceKind(k as u8));
         if info.spec.royal && king.is_none() {
             king = Some(l);

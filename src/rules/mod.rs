@@ -110,6 +110,10 @@ pub struct RuleSpec {
     pub geometry: Geometry,
     /// Piece catalogue; the index is the [`PieceKind`].
     pub pieces: Vec<PieceSpec>,
+    /// Movements that are no piece of the game, compiled into the tables after the pieces so
+    /// that a game's hooks can read them (`Rules::template`): the Existentialist moves by a
+    /// different one at each step of its cycle. Their letters mean nothing.
+    pub templates: Vec<PieceSpec>,
     /// Start position in FEN.
     pub start_fen: &'static str,
     /// Castling moves.
@@ -228,12 +232,13 @@ pub struct Rules {
 impl Rules {
     /// Compiles a spec.
     pub fn compile(spec: RuleSpec) -> Result<Rules, RulesError> {
-        if spec.pieces.len() > MAX_KINDS {
-            return Err(RulesError::TooManyKinds(spec.pieces.len()));
+        let total = spec.pieces.len() + spec.templates.len();
+        if total > MAX_KINDS {
+            return Err(RulesError::TooManyKinds(total));
         }
         let mut kinds = Vec::new();
-        for (i, p) in spec.pieces.iter().enumerate() {
-            if spec.pieces[..i].iter().any(|q| q.letter == p.letter) {
+        for (i, p) in spec.pieces.iter().chain(&spec.templates).enumerate() {
+            if i < spec.pieces.len() && spec.pieces[..i].iter().any(|q| q.letter == p.letter) {
                 return Err(RulesError::DuplicateLetter(p.letter));
             }
             // An empty description is a piece whose every move is a variant's hook (the Bobber).
@@ -281,7 +286,7 @@ impl Rules {
             }
         }
         let set = |keep: fn(&KindInfo) -> bool| -> KindSet {
-            PieceKind::all(kinds.len())
+            PieceKind::all(spec.pieces.len())
                 .filter(|k| keep(&kinds[k.index()]))
                 .collect()
         };
@@ -355,16 +360,29 @@ impl Rules {
         &self.spec.geometry
     }
 
-    /// Number of piece kinds.
+    /// Number of piece kinds (the movement templates not counted).
     #[inline]
     pub fn num_kinds(&self) -> usize {
-        self.kinds.len()
+        self.spec.pieces.len()
+    }
+
+    /// The compiled facts of the pieces (the movement templates not included).
+    #[inline]
+    pub fn pieces(&self) -> &[KindInfo] {
+        &self.kinds[..self.num_kinds()]
+    }
+
+    /// The kind under which movement template `i` of the spec is compiled.
+    #[inline]
+    pub fn template(&self, i: usize) -> PieceKind {
+        debug_assert!(i < self.spec.templates.len());
+        PieceKind((self.num_kinds() + i) as u8)
     }
 
     /// The kind with this FEN letter (either case).
     pub fn kind_by_letter(&self, letter: char) -> Option<PieceKind> {
         let up = letter.to_ascii_uppercase();
-        self.kinds
+        self.pieces()
             .iter()
             .position(|k| k.spec.letter == up)
             .map(|i| PieceKind(i as u8))

@@ -138,6 +138,7 @@ pub fn spec() -> RuleSpec {
         name: "chess",
         description: "FIDE chess, the baseline",
         pieces: fide_pieces("QRBN"),
+        templates: Vec::new(),
         start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         castling,
         promotion_zone: RuleSpec::zone_from_ranks(&geometry, &[7]),

@@ -81,6 +81,7 @@ pub fn spec() -> RuleSpec {
                 ..PieceSpec::new('X', "promoted king", "Q")
             },
         ],
+        templates: Vec::new(),
         start_fen: START_FEN,
         castling: Vec::new(),
         promotion_zone: RuleSpec::zone_from_ranks(&geometry, &[9]),

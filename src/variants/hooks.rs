@@ -25,8 +25,12 @@ pub struct Rights {
 /// decide without making them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shortcuts {
-    /// Pieces whose ordinary moves cannot expose a royal piece: legal as generated.
+    /// Pieces whose ordinary moves cannot expose a royal piece: legal as generated, unless they
+    /// end on `risky`.
     pub safe: Bitboard,
+    /// Squares a move may not end on without being made and tested (where a piece would open
+    /// an attack: a cannon's screen).
+    pub risky: Bitboard,
     /// A royal piece whose ordinary moves are legal when their target is not attacked with the
     /// royal piece lifted off the board.
     pub royal: Option<Square>,
@@ -36,6 +40,7 @@ impl Shortcuts {
     /// No shortcut: every move is made and tested.
     pub const NONE: Shortcuts = Shortcuts {
         safe: Bitboard::EMPTY,
+        risky: Bitboard::EMPTY,
         royal: None,
     };
 }
@@ -85,10 +90,17 @@ pub trait Hooks: Send + Sync {
 
     // ---- Who moves what ----
 
-    /// Who may move what and capture what. Default: the side to move moves its own pieces and
-    /// captures the pieces of every other colour.
-    fn rights(&self, pos: &Position) -> Rights {
+    /// Who may move what and capture what; `in_check` says whether the side to move is in
+    /// check. Default: the side to move moves its own pieces and captures the pieces of every
+    /// other colour.
+    fn rights(&self, pos: &Position, _in_check: bool) -> Rights {
         default_rights(pos)
+    }
+
+    /// Pieces that must move when they have a legal move (a Hyena jumped by an enemy Dazzler):
+    /// the legal moves are then theirs only. Default: none.
+    fn compelled(&self, _pos: &Position) -> Bitboard {
+        Bitboard::EMPTY
     }
 
     // ---- Attacks ----
@@ -259,45 +271,57 @@ pub trait Hooks: Send + Sync {
     }
 
     /// The result if the game is over. `legal_count` is the number of legal moves here; `history`
-    /// holds the hashes of earlier positions of the game, oldest first. Default: FIDE's rules.
+    /// holds the hashes of earlier positions of the game, oldest first. Default: FIDE's rules
+    /// (`fide_outcome`).
     fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
-        let spec = &self.rules().spec;
-        if legal_count == 0 {
-            return Some(if self.in_check(pos, Method::Fast) {
-                Outcome::Win {
-                    winner: pos.turn().opponent(),
-                    reason: EndReason::Checkmate,
-                }
-            } else {
-                Outcome::Draw {
-                    reason: EndReason::Stalemate,
-                }
-            });
-        }
-        if spec.fifty_move_plies > 0 && pos.halfmove_clock() >= spec.fifty_move_plies {
-            return Some(Outcome::Draw {
-                reason: EndReason::FiftyMoves,
-            });
-        }
-        if spec.repetition_count > 0 {
-            let window = self.repetition_window(pos).min(history.len());
-            let seen = history[history.len() - window..]
-                .iter()
-                .filter(|&&h| h == pos.hash())
-                .count();
-            if seen + 1 >= spec.repetition_count as usize {
-                return Some(Outcome::Draw {
-                    reason: EndReason::Repetition,
-                });
-            }
-        }
-        if self.insufficient_material(pos) {
-            return Some(Outcome::Draw {
-                reason: EndReason::InsufficientMaterial,
-            });
-        }
-        None
+        fide_outcome(self, pos, legal_count, history)
     }
+}
+
+/// FIDE's ends of the game: checkmate or stalemate without a legal move, the fifty-move rule,
+/// repetition and insufficient material, read from the game's spec and hooks.
+pub fn fide_outcome<H: Hooks + ?Sized>(
+    h: &H,
+    pos: &Position,
+    legal_count: usize,
+    history: &[u64],
+) -> Option<Outcome> {
+    let spec = &h.rules().spec;
+    if legal_count == 0 {
+        return Some(if h.in_check(pos, Method::Fast) {
+            Outcome::Win {
+                winner: pos.turn().opponent(),
+                reason: EndReason::Checkmate,
+            }
+        } else {
+            Outcome::Draw {
+                reason: EndReason::Stalemate,
+            }
+        });
+    }
+    if spec.fifty_move_plies > 0 && pos.halfmove_clock() >= spec.fifty_move_plies {
+        return Some(Outcome::Draw {
+            reason: EndReason::FiftyMoves,
+        });
+    }
+    if spec.repetition_count > 0 {
+        let window = h.repetition_window(pos).min(history.len());
+        let seen = history[history.len() - window..]
+            .iter()
+            .filter(|&&x| x == pos.hash())
+            .count();
+        if seen + 1 >= spec.repetition_count as usize {
+            return Some(Outcome::Draw {
+                reason: EndReason::Repetition,
+            });
+        }
+    }
+    if h.insufficient_material(pos) {
+        return Some(Outcome::Draw {
+            reason: EndReason::InsufficientMaterial,
+        });
+    }
+    None
 }
 
 /// The FIDE rights: the side to move moves its own pieces and captures every other colour's.

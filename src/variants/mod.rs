@@ -4,6 +4,7 @@
 
 pub mod chess;
 pub mod divergent;
+pub mod existentialist;
 pub mod hooks;
 pub mod magician;
 pub mod schizophrenic;
@@ -370,6 +371,7 @@ pub fn all() -> &'static [&'static dyn Variant] {
             divergent::get(),
             magician::get(),
             schizophrenic::get(),
+            existentialist::get(),
         ]
     })
 }

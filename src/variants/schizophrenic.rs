@@ -102,6 +102,7 @@ pub fn spec() -> RuleSpec {
                 ..PieceSpec::new('Q', "queen", "Q")
             },
         ],
+        templates: Vec::new(),
         start_fen: START_FEN,
         castling,
         promotion_zone: RuleSpec::zone_from_ranks(&geometry, &[6]),
@@ -242,13 +243,15 @@ impl Hooks for Schizophrenic {
         };
         Shortcuts {
             safe,
+            risky: Bitboard::EMPTY,
             royal: Some(king),
         }
     }
 
     fn extra_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
-        TELEPORTERS.moves(&self.rules, pos, out);
-        BOBBERS.moves(&self.rules, pos, out);
+        let (all, them) = (Bitboard::ALL, pos.color_bb(pos.turn().opponent()));
+        TELEPORTERS.moves(&self.rules, pos, all, out);
+        BOBBERS.moves(&self.rules, pos, all, them, out);
         let mut teleports = Vec::new();
         self.king_teleports(pos, in_check, &mut teleports);
         out.extend(teleports);
@@ -257,7 +260,7 @@ impl Hooks for Schizophrenic {
     fn reference_extra_moves(&self, pos: &Position, in_check: bool, out: &mut Vec<Move>) {
         let rules = &self.rules;
         let us = pos.turn();
-        TELEPORTERS.reference_moves(rules, pos, out);
+        TELEPORTERS.reference_moves(rules, pos, Bitboard::ALL, out);
         for from in Square::all().filter(|&s| pos.piece_at(s) == Piece::new(us, BOBBER)) {
             for to in BOBBERS.reference_targets(rules, pos, from, pos.occupied()) {
                 out.push(Move::normal(from, to));

@@ -178,12 +178,12 @@ impl TeleporterRules {
             .collect()
     }
 
-    /// Teleports and explosions of the side to move's Teleporters (their step captures come
-    /// from the tables). A teleport goes to any empty square of the other colour, or to an empty
-    /// home square of either colour; one move per target square.
-    pub fn moves(&self, rules: &Rules, pos: &Position, out: &mut MoveList) {
+    /// Teleports and explosions of the side to move's Teleporters on `movers` (their step
+    /// captures come from the tables). A teleport goes to any empty square of the other colour,
+    /// or to an empty home square of either colour; one move per target square.
+    pub fn moves(&self, rules: &Rules, pos: &Position, movers: Bitboard, out: &mut MoveList) {
         let us = pos.turn();
-        let mine = pos.pieces(us, self.kind);
+        let mine = pos.pieces(us, self.kind) & movers;
         if mine.is_empty() {
             return;
         }
@@ -224,12 +224,18 @@ impl TeleporterRules {
     }
 
     /// The same moves, the slow way: every square visited and judged by the rules' words.
-    pub fn reference_moves(&self, rules: &Rules, pos: &Position, out: &mut Vec<Move>) {
+    pub fn reference_moves(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        movers: Bitboard,
+        out: &mut Vec<Move>,
+    ) {
         let us = pos.turn();
         let geo = rules.geometry();
-        for from in
-            Square::all().filter(|&s| pos.piece_at(s) == crate::core::Piece::new(us, self.kind))
-        {
+        for from in Square::all().filter(|&s| {
+            pos.piece_at(s) == crate::core::Piece::new(us, self.kind) && movers.contains(s)
+        }) {
             for to in Square::all().filter(|&s| geo.contains(s)) {
                 let here = pos.piece_at(to);
                 let home =
@@ -301,12 +307,19 @@ impl BobberRules {
         out & t.within(from, range) & rules.geometry().board()
     }
 
-    /// The side to move's Bobber moves.
-    pub fn moves(&self, rules: &Rules, pos: &Position, out: &mut MoveList) {
+    /// The moves of the side to move's Bobbers on `movers`, capturing on `victims`.
+    pub fn moves(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        movers: Bitboard,
+        victims: Bitboard,
+        out: &mut MoveList,
+    ) {
         let us = pos.turn();
-        let own = pos.color_bb(us);
-        for from in pos.pieces(us, self.kind) {
-            for to in self.targets(rules, pos, from, pos.occupied()) & !own {
+        let allowed = !pos.occupied() | victims;
+        for from in pos.pieces(us, self.kind) & movers {
+            for to in self.targets(rules, pos, from, pos.occupied()) & allowed {
                 out.push(Move::normal(from, to));
             }
         }

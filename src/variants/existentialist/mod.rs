@@ -1,0 +1,356 @@
+//! Existentialist Chess (David Short, 2002): 10x10, with Bobbers, Squires, Viceroys, Crowned
+//! Knights, Teleporters and Schizzies (from `short`, shared with Schizophrenic), and its own
+//! Existentialist, whose powers change with each move of a ten-step cycle, sleeps after its tenth
+//! and explodes on its twentieth; Dazzlers, whose jumps cast one-ply spells; Hyenas, which freeze
+//! the enemy pieces beside them; Yanzees, which nobody may capture; Archers and Zednicks.
+//!
+//! Ordinary pieces are data; the module's hooks hold the rest:
+//!
+//! - `status`: who can act (frozen, dazzled and sleeping pieces), which pieces may be captured;
+//! - `threats`: the attack test (frozen and dazzled pieces attack nothing but kings do, the
+//!   Existentialist threatens by its next step, a pending blast is an attack);
+//! - `moves`: the Existentialist's steps, the Dazzler's cannon captures, teleports and Bobbers;
+//! - `effects`: counters, spells, hibernation and the blast.
+//!
+//! `docs/rules/existentialist.md` restates the rules with their RULINGS items.
+
+mod effects;
+mod moves;
+mod status;
+mod threats;
+
+use super::short::{self, BobberRules, TeleporterRules};
+use super::{chess, EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
+use crate::board::{Effects, Position, PositionError, SpellKind};
+use crate::core::{Bitboard, Color, Geometry, Move, MoveList, PieceKind, Square};
+use crate::movegen::Method;
+use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
+use std::sync::OnceLock;
+
+/// The King.
+pub const KING: PieceKind = PieceKind(0);
+/// The Bobber.
+pub const BOBBER: PieceKind = PieceKind(1);
+/// The Squire.
+pub const SQUIRE: PieceKind = PieceKind(2);
+/// The Pawn.
+pub const PAWN: PieceKind = PieceKind(5);
+/// The Teleporter.
+pub const TELEPORTER: PieceKind = PieceKind(6);
+/// The Existentialist.
+pub const EXISTENTIALIST: PieceKind = PieceKind(7);
+/// The Dazzler.
+pub const DAZZLER: PieceKind = PieceKind(8);
+/// The Hyena.
+pub const HYENA: PieceKind = PieceKind(9);
+/// The Archer.
+pub const ARCHER: PieceKind = PieceKind(10);
+/// The Zednick.
+pub const ZEDNICK: PieceKind = PieceKind(11);
+/// The Yanzee.
+pub const YANZEE: PieceKind = PieceKind(12);
+/// The Knight (by promotion only).
+pub const KNIGHT: PieceKind = PieceKind(18);
+/// The Wildcat (a transformed Hyena).
+pub const WILDCAT: PieceKind = PieceKind(19);
+
+/// The kinds this module names, with their letters.
+const NAMED: &[(PieceKind, char)] = &[
+    (KING, 'K'),
+    (BOBBER, 'O'),
+    (SQUIRE, 'S'),
+    (PAWN, 'P'),
+    (TELEPORTER, 'T'),
+    (EXISTENTIALIST, 'X'),
+    (DAZZLER, 'D'),
+    (HYENA, 'H'),
+    (ARCHER, 'A'),
+    (ZEDNICK, 'Z'),
+    (YANZEE, 'Y'),
+    (KNIGHT, 'N'),
+    (WILDCAT, 'W'),
+];
+
+/// A dazzled piece may not move (RULINGS §1.2 Dazzler, §9 item 13).
+pub const DAZZLED: SpellKind = SpellKind(0);
+/// A piece its own Dazzler jumped may not be captured (a Hyena: the Wildcat protection).
+pub const INVULNERABLE: SpellKind = SpellKind(1);
+/// A Hyena an enemy Dazzler jumped must move (RULINGS §9 item 8).
+pub const MUST_MOVE: SpellKind = SpellKind(2);
+/// An Existentialist sleeping after its tenth move (RULINGS §9 item 14).
+pub const HIBERNATING: SpellKind = SpellKind(3);
+
+/// The FEN letters of the spells, by kind number (RULINGS §12 item 2; `z` is ours).
+const SPELL_LETTERS: &[char] = &['d', 'i', 'h', 'z'];
+
+/// Plies an Existentialist sleeps after its tenth move (RULINGS §1.4 item 21, §9 item 14).
+pub const HIBERNATION_PLIES: u8 = 20;
+/// Moves in the Existentialist's cycle; its 20th move (counter 19) ends in the blast.
+pub const CYCLE: u8 = 10;
+/// The counter of an Existentialist whose next move is its 20th.
+pub const LAST_MOVE: u8 = 19;
+
+/// Files of the Teleporters' home squares: none in this game.
+const NO_HOMES: [u8; 0] = [];
+const TELEPORTERS: TeleporterRules = TeleporterRules {
+    kind: TELEPORTER,
+    home_files: &NO_HOMES,
+    explodes: false,
+};
+/// The Bobber grows to 9, the longest line on ten files (RULINGS §1.2).
+const BOBBERS: BobberRules = BobberRules {
+    kind: BOBBER,
+    cap: 9,
+};
+
+/// The Existentialist's movement at each step of its cycle (RULINGS §1.2, §9 items 4 and 12),
+/// as movement templates of the tables: steps 2-4 and 6-10. Step 1 (any empty square) and step
+/// 5 (the double knight) are worked out by `moves`. Step 3 from the own first rank is one step
+/// sideways instead.
+const STEP_TEMPLATES: [(u8, &str); 9] = [
+    (2, "K"),
+    (3, "bBbN"),
+    (4, "sRfF"),
+    (6, "CF"),
+    (7, "NCF"),
+    (8, "Q"),
+    (9, "QN"),
+    (10, "QNC"),
+    // Step 3 on the own first rank.
+    (0, "sW"),
+];
+
+/// The start array (RULINGS §1.1).
+pub const START_FEN: &str =
+    "dscvokvcsd/ytlhxazjty/pppppppppp/10/10/10/10/PPPPPPPPPP/YTLHXAZJTY/DSCVOKVCSD w KQkq - 0 1";
+
+/// The rules of Existentialist Chess (RULINGS §1, §9). Kind order: the constants above.
+pub fn spec() -> RuleSpec {
+    let geometry = Geometry::rectangle(10, 10).expect("10x10 is a valid board");
+    let [left, right] = short::schizzies(10);
+    // §9 item 6: King f1-h1 with the Squire i1-g1, King f1-d1 with the Squire b1-e1.
+    let castling = chess::fide_castling(&geometry, KING, SQUIRE, 5, [1, 8]);
+    let piece = |letter, name, betza, value| PieceSpec {
+        value,
+        ..PieceSpec::new(letter, name, betza)
+    };
+    RuleSpec {
+        name: "existentialist",
+        description: "10x10; Existentialists, Dazzlers, Hyenas, Archers, Zednicks and Yanzees (David Short, 2002)",
+        pieces: vec![
+            chess::fide_king(),
+            short::bobber(),
+            short::squire(),
+            piece('V', "viceroy", "BW", 650),
+            short::crowned_knight(),
+            // §9 item 11: pawns start on rank 3 and step twice from there.
+            PieceSpec {
+                en_passant: true,
+                pawn: true,
+                promotes_to: "QRBN",
+                initial_ranks: &[2],
+                value: 100,
+                ..PieceSpec::new('P', "pawn", "fmWfcFifmnD")
+            },
+            short::teleporter(),
+            piece('X', "existentialist", "", 550),
+            piece('D', "dazzler", "KAD", 500),
+            piece('H', "hyena", "mQ3", 250),
+            piece('A', "archer", "mK", 150),
+            piece('Z', "zednick", "mK", 150),
+            // §9 item 5: promotion is compulsory on the last rank.
+            PieceSpec {
+                promotes_to: "QRBN",
+                value: 150,
+                ..PieceSpec::new('Y', "yanzee", "mK")
+            },
+            left,
+            right,
+            piece('Q', "queen", "Q", 950),
+            piece('R', "rook", "R", 500),
+            piece('B', "bishop", "B", 330),
+            piece('N', "knight", "N", 320),
+            piece('W', "wildcat", "Q3", 450),
+        ],
+        templates: STEP_TEMPLATES
+            .iter()
+            .map(|&(_, betza)| PieceSpec::new('.', "existentialist step", betza))
+            .collect(),
+        start_fen: START_FEN,
+        castling,
+        promotion_zone: RuleSpec::zone_from_ranks(&geometry, &[9]),
+        drop_zone: RuleSpec::whole_board(&geometry),
+        fifty_move_plies: 100,
+        repetition_count: 3,
+        state: StateSpec {
+            flags: &[],
+            spells: SPELL_LETTERS,
+        },
+        xboard_builtin: None,
+        geometry,
+    }
+}
+
+/// Existentialist Chess.
+pub struct Existentialist {
+    rules: Rules,
+}
+
+/// The registered instance.
+pub fn get() -> &'static Pipeline<Existentialist> {
+    static EXISTENTIALIST_VARIANT: OnceLock<Pipeline<Existentialist>> = OnceLock::new();
+    EXISTENTIALIST_VARIANT.get_or_init(|| {
+        Pipeline(Existentialist {
+            rules: Rules::compile(spec()).expect("the existentialist spec compiles"),
+        })
+    })
+}
+
+impl Existentialist {
+    /// The movement template of a step of the cycle (2-4, 6-10), or step 3 on the first rank
+    /// (`0`).
+    fn step_template(&self, step: u8) -> PieceKind {
+        let i = STEP_TEMPLATES
+            .iter()
+            .position(|&(s, _)| s == step)
+            .expect("a step with a template");
+        self.rules.template(i)
+    }
+
+    /// Whether both Kings stand on the board: without one the game is over (RULINGS §9 item 10).
+    fn kings_alive(&self, pos: &Position) -> bool {
+        Color::PLAYERS
+            .iter()
+            .all(|&c| pos.pieces(c, KING).nonempty())
+    }
+}
+
+impl Hooks for Existentialist {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
+        NAMED
+    }
+
+    fn rights(&self, pos: &Position, in_check: bool) -> Rights {
+        status::rights(self, pos, in_check)
+    }
+
+    fn compelled(&self, pos: &Position) -> Bitboard {
+        status::must_move(pos)
+    }
+
+    fn attackers(&self, pos: &Position, defender: Color) -> Bitboard {
+        status::attackers(self, pos, defender)
+    }
+
+    fn attacked(
+        &self,
+        pos: &Position,
+        sq: Square,
+        occupied: Bitboard,
+        attackers: Bitboard,
+        how: Method,
+    ) -> bool {
+        threats::attacked(self, pos, sq, occupied, attackers, how, true)
+    }
+
+    /// After the move: a blast that killed the mover's King and not the enemy's is illegal; one
+    /// that killed the enemy's King ends the game and is legal (RULINGS §1.3, §1.4 item 16).
+    /// Otherwise the mover's King may not be capturable, shot or blasted on the next move; its
+    /// own Dazzler's protection holds against captures only (RULINGS §9 item 2).
+    fn exposed(&self, before: &Position, _m: Move, after: &Position, how: Method) -> bool {
+        let us = before.turn();
+        let ours = after.pieces(us, KING);
+        let theirs = after.pieces(us.opponent(), KING);
+        if theirs.is_empty() {
+            return false;
+        }
+        let Some(k) = ours.first() else {
+            return true;
+        };
+        threats::king_attacked(self, after, k, us, how)
+    }
+
+    fn in_check(&self, pos: &Position, how: Method) -> bool {
+        let us = pos.turn();
+        match pos.pieces(us, KING).first() {
+            Some(k) if self.kings_alive(pos) => threats::king_attacked(self, pos, k, us, how),
+            _ => false,
+        }
+    }
+
+    fn shortcuts(&self, pos: &Position, in_check: bool) -> Shortcuts {
+        threats::shortcuts(self, pos, in_check)
+    }
+
+    fn extra_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
+        moves::extra(self, pos, in_check, out);
+    }
+
+    fn reference_extra_moves(&self, pos: &Position, in_check: bool, out: &mut Vec<Move>) {
+        moves::reference_extra(self, pos, in_check, out);
+    }
+
+    fn allows(&self, pos: &Position, m: Move) -> bool {
+        moves::allows(self, pos, m)
+    }
+
+    fn after_move(&self, before: &Position, m: Move, _fx: &Effects, after: &mut Position) {
+        effects::after_move(self, before, m, after);
+    }
+
+    fn evaluate_extra(&self, pos: &Position) -> i32 {
+        effects::evaluate(self, pos)
+    }
+
+    /// Forced moves and frozen pieces make zugzwang common.
+    fn null_move_allowed(&self) -> bool {
+        false
+    }
+
+    fn bench_positions(&self) -> &'static [&'static str] {
+        &[START_FEN]
+    }
+
+    /// Deep enough to reach the first captures, short enough for about a second.
+    fn bench_depth(&self) -> u32 {
+        7
+    }
+
+    fn validate(&self, pos: &Position) -> Result<(), PositionError> {
+        status::validate(self, pos)
+    }
+
+    /// A King killed by a blast loses at once; both killed is a draw (RULINGS §1.3, §9 item
+    /// 10). Otherwise FIDE's ends.
+    fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
+        let alive = |c: Color| pos.pieces(c, KING).nonempty();
+        match (alive(Color::White), alive(Color::Black)) {
+            (true, true) => {}
+            (false, false) => {
+                return Some(Outcome::Draw {
+                    reason: EndReason::Variant("both kings blasted"),
+                })
+            }
+            (white, _) => {
+                return Some(Outcome::Win {
+                    winner: if white { Color::White } else { Color::Black },
+                    reason: EndReason::Variant("a king blasted"),
+                })
+            }
+        }
+        super::hooks::fide_outcome(self, pos, legal_count, history)
+    }
+
+    /// Neither side can win only with bare Kings (anything else may still promote, shoot or
+    /// explode).
+    fn insufficient_material(&self, pos: &Position) -> bool {
+        (pos.occupied() & !pos.kind_bb(KING)).is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests;
