@@ -72,14 +72,6 @@ pub enum FenError {
     BadEnPassant(String),
     /// A square of the en-passant field is not on the board.
     EnPassantOffBoard(Square),
-    /// A castling right whose king or partner is not on its square.
-    CastlingWithoutPieces {
-        right: char,
-        king: &'static str,
-        king_from: Square,
-        partner: &'static str,
-        partner_from: Square,
-    },
     /// A spell that has already ended, or ends too far ahead (at most 255 plies).
     SpellEnd { square: Square, end: u16, ply: u16 },
     /// A counter is not a number in range.
@@ -106,10 +98,6 @@ impl fmt::Display for FenError {
             FenError::BadCastling(s) => write!(f, "FEN castling field '{s}' does not parse"),
             FenError::BadEnPassant(s) => write!(f, "FEN en-passant field '{s}' is not '-' or squares"),
             FenError::EnPassantOffBoard(sq) => write!(f, "FEN en-passant square {sq} is off the board"),
-            FenError::CastlingWithoutPieces { right, king, king_from, partner, partner_from } => write!(
-                f,
-                "FEN castling right '{right}' needs a {king} on {king_from} and a {partner} on {partner_from}"
-            ),
             FenError::SpellEnd { square, end, ply } => write!(f, "FEN spell on {square} ends at ply {end}, which must come after the game ply {ply} and within 255 plies"),
             FenError::BadNumber { field, text } => write!(f, "FEN {field} '{text}' is not a number in range"),
             FenError::Position(e) => write!(f, "FEN position is illegal: {e}"),
@@ -477,7 +465,8 @@ impl Position {
             pos.set_state(sq, state)?;
             // Castling kinds take their state from the castling field below.
             let castles = rules.castling_kinds.contains(piece.kind());
-            if rules.tracks_moved.contains(piece.kind()) && (castles || !moved) {
+            let fresh = rules.can_be_unmoved(piece.kind(), piece.color(), sq);
+            if rules.tracks_moved.contains(piece.kind()) && (castles || (!moved && fresh)) {
                 pos.set_unmoved(sq, true);
             }
         }
@@ -508,18 +497,12 @@ impl Position {
             let Some(spec) = spec else {
                 return Err(FenError::BadCastling(setup.castling.iter().collect()));
             };
-            let holds = |sq: Square, kind| pos.piece_at(sq) == Piece::new(color, kind);
-            if !holds(spec.king_from, spec.king) || !holds(spec.partner_from, spec.partner) {
-                return Err(FenError::CastlingWithoutPieces {
-                    right: ch,
-                    king: rules.kinds[spec.king.index()].spec.name,
-                    king_from: spec.king_from,
-                    partner: rules.kinds[spec.partner.index()].spec.name,
-                    partner_from: spec.partner_from,
-                });
-            }
+            // A right is the unmoved marks of its king's and partner's squares; the game's
+            // `validate` checks that the pieces stand there.
             castle_unmoved.insert(spec.king_from);
             castle_unmoved.insert(spec.partner_from);
+            pos.set_unmoved(spec.king_from, true);
+            pos.set_unmoved(spec.partner_from, true);
         }
         for sq in pos.unmoved() {
             if !rules.castling_kinds.contains(pos.piece_at(sq).kind()) {
@@ -575,7 +558,8 @@ impl Position {
                 out.push(rules.letter(p.kind(), p.color()));
                 let moved = rules.tracks_moved.contains(p.kind())
                     && !rules.castling_kinds.contains(p.kind())
-                    && !self.unmoved().contains(sq);
+                    && !self.unmoved().contains(sq)
+                    && rules.can_be_unmoved(p.kind(), p.color(), sq);
                 out += &write_state(rules, &self.state(sq), moved, self.ply());
             }
             if empty > 0 {

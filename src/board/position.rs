@@ -41,6 +41,14 @@ pub enum PositionError {
     TooMuchState,
     /// The en-passant square is not one a pawn could just have skipped.
     BadEnPassant(Square),
+    /// A castling right whose king or partner is not on its square.
+    CastlingWithoutPieces {
+        right: char,
+        king: &'static str,
+        king_from: Square,
+        partner: &'static str,
+        partner_from: Square,
+    },
     /// A variant-specific reason.
     Variant(String),
 }
@@ -59,6 +67,16 @@ impl fmt::Display for PositionError {
             PositionError::BadEnPassant(sq) => {
                 write!(f, "en-passant square {sq} does not follow a double step")
             }
+            PositionError::CastlingWithoutPieces {
+                right,
+                king,
+                king_from,
+                partner,
+                partner_from,
+            } => write!(
+                f,
+                "castling right '{right}' needs a {king} on {king_from} and a {partner} on {partner_from}"
+            ),
             PositionError::Variant(s) => write!(f, "{s}"),
         }
     }

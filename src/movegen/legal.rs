@@ -159,11 +159,15 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> Bitboard {
     pinned
 }
 
-/// Checks every game shares unless it overrides `validate`: one royal piece per player when the
-/// game has royal pieces, no promoting piece standing on its promotion squares (it would have
-/// promoted on arriving), and the player not to move not in check.
+/// Checks every game shares unless it overrides `validate`: castling rights whose pieces stand on
+/// their squares, one royal piece per player when the game has royal pieces, no promoting piece
+/// standing on its promotion squares (it would have promoted on arriving), and the player not to
+/// move not in check.
 pub fn validate_basic<H: Hooks + ?Sized>(h: &H, pos: &Position) -> Result<(), PositionError> {
     let rules = h.rules();
+    castling_pieces_stand(rules, pos, |sq, color, kind| {
+        pos.piece_at(sq) == crate::core::Piece::new(color, kind)
+    })?;
     if rules.royal.nonempty() {
         for c in Color::PLAYERS {
             let found = pos.royals(rules, c).count();
@@ -181,6 +185,30 @@ pub fn validate_basic<H: Hooks + ?Sized>(h: &H, pos: &Position) -> Result<(), Po
     let waiting = h.point_of_view(pos).opponent();
     if pos.turn() != Color::Neutral && royal_attacked(h, pos, waiting, Method::Fast) {
         return Err(PositionError::OpponentInCheck);
+    }
+    Ok(())
+}
+
+/// Checks that every castling right's king and partner stand on their squares, as `holds`
+/// (square, colour, kind) judges it.
+pub fn castling_pieces_stand(
+    rules: &Rules,
+    pos: &Position,
+    holds: impl Fn(Square, Color, PieceKind) -> bool,
+) -> Result<(), PositionError> {
+    for c in &rules.spec.castling {
+        let granted = pos.unmoved().contains(c.king_from) && pos.unmoved().contains(c.partner_from);
+        if granted
+            && !(holds(c.king_from, c.color, c.king) && holds(c.partner_from, c.color, c.partner))
+        {
+            return Err(PositionError::CastlingWithoutPieces {
+                right: c.letter,
+                king: rules.kinds[c.king.index()].spec.name,
+                king_from: c.king_from,
+                partner: rules.kinds[c.partner.index()].spec.name,
+                partner_from: c.partner_from,
+            });
+        }
     }
     Ok(())
 }

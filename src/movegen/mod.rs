@@ -22,7 +22,9 @@ pub use attacks::{attacked_by, table_attacked};
 pub use generate::{
     en_passant, ep_capturable, moves_of, pseudo_legal, pseudo_legal_noisy, push_target,
 };
-pub use legal::{legal, legal_noisy, royal_attacked, table_shortcuts, validate_basic};
+pub use legal::{
+    castling_pieces_stand, legal, legal_noisy, royal_attacked, table_shortcuts, validate_basic,
+};
 pub use play::play;
 
 use crate::board::Position;

@@ -30,6 +30,10 @@ pub struct PieceSpec {
     pub promotes_to: &'static str,
     /// Whether the position remembers if this piece has moved (kings and castling partners).
     pub tracks_moved: bool,
+    /// Ranks, counted from the owner's side from 0, on which a piece that tracks whether it has
+    /// moved can still be unmoved; elsewhere it has moved, and FEN leaves that unsaid. Empty:
+    /// every rank (Existentialist's Adventurist: ranks 1-3, RULINGS §12 item 2).
+    pub fresh_ranks: &'static [u8],
     /// Ranks, counted from the owner's side starting at 0, where its `i` moves are allowed.
     pub initial_ranks: &'static [u8],
     /// Material value in centipawns; 0 lets the evaluation estimate it from the piece's mobility.
@@ -66,6 +70,7 @@ impl PieceSpec {
             pawn: false,
             promotes_to: "",
             tracks_moved: false,
+            fresh_ranks: &[],
             initial_ranks: &[],
             value: 0,
             extra_leaps: None,
@@ -412,6 +417,12 @@ impl Rules {
             leg: a.leg.map(|(x, y)| (x, if flip { -y } else { y })),
             ..*a
         })
+    }
+
+    /// Whether a piece of `kind` and `color` standing on `sq` can be unmoved (`fresh_ranks`).
+    pub fn can_be_unmoved(&self, kind: PieceKind, color: Color, sq: Square) -> bool {
+        let fresh = self.kinds[kind.index()].spec.fresh_ranks;
+        fresh.is_empty() || fresh.contains(&self.geometry().relative_rank(color, sq))
     }
 
     /// Whether a piece of `kind` and `color` on `sq` may use its initial (`i`) moves.

@@ -10,7 +10,8 @@
 //! - `threats`: the attack test (frozen and dazzled pieces attack nothing but kings do, the
 //!   Existentialist threatens by its next step, a pending blast is an attack);
 //! - `moves`: the Existentialist's steps, the Dazzler's cannon captures, teleports and Bobbers;
-//! - `effects`: counters, spells, hibernation and the blast.
+//! - `effects`: counters, spells, hibernation, the blast, merges, shields, the fire streak and
+//!   the King+Archer's Archer dying in its King's place.
 //!
 //! `docs/rules/existentialist.md` restates the rules with their RULINGS items.
 
@@ -21,9 +22,11 @@ mod threats;
 
 use super::short::{self, BobberRules, TeleporterRules};
 use super::{chess, EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
-use crate::board::{Effects, Position, PositionError, SpellKind};
-use crate::core::{Bitboard, Color, Geometry, Move, MoveList, PieceKind, Square};
-use crate::movegen::Method;
+use crate::board::{Effects, FenError, PieceFlags, Position, PositionError, Setup, SpellKind};
+use crate::core::Square;
+use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, PieceKind, Special};
+use crate::movegen::{self, Method};
+use crate::notation::{self, Dialect};
 use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
 use std::sync::OnceLock;
 
@@ -53,6 +56,8 @@ pub const YANZEE: PieceKind = PieceKind(12);
 pub const KNIGHT: PieceKind = PieceKind(18);
 /// The Wildcat (a transformed Hyena).
 pub const WILDCAT: PieceKind = PieceKind(19);
+/// The Adventurist (a Pawn the Zednick joined).
+pub const ADVENTURIST: PieceKind = PieceKind(20);
 
 /// The kinds this module names, with their letters.
 const NAMED: &[(PieceKind, char)] = &[
@@ -69,7 +74,27 @@ const NAMED: &[(PieceKind, char)] = &[
     (YANZEE, 'Y'),
     (KNIGHT, 'N'),
     (WILDCAT, 'W'),
+    (ADVENTURIST, 'U'),
 ];
+
+/// The Archer's or the Zednick's step onto a friendly piece it joins, a two-square shield
+/// included (RULINGS §12 item 5: written as the step, `e5e6`).
+pub const MERGE: Special = Special(0);
+/// The Zednick joining two Teleporters in a three-square shield: `to` and `aux` are the
+/// Teleporters (written `e3f3,f3g3`).
+pub const SHIELD3: Special = Special(1);
+/// A shield's move: its square nearest a1 (`from`) and where that square goes (`d2f2`).
+pub const SHIELD_MOVE: Special = Special(2);
+/// The King taking, in place, the piece that shares its square (`e1e1`).
+pub const IN_PLACE: Special = Special(3);
+/// The King stepping away from the square it shares (`e1e2`).
+pub const SHARED_STEP: Special = Special(4);
+
+/// A piece that took the Archer of the enemy King standing on its square (FEN `k`, RULINGS §12
+/// item 2).
+pub const SHARED: PieceFlags = PieceFlags::bit(0);
+/// The fire streak of an Archer that must rest on its side's next turn (RULINGS §12 item 15).
+pub const REST: u8 = 3;
 
 /// A dazzled piece may not move (RULINGS §1.2 Dazzler, §9 item 13).
 pub const DAZZLED: SpellKind = SpellKind(0);
@@ -171,6 +196,18 @@ pub fn spec() -> RuleSpec {
             piece('B', "bishop", "B", 330),
             piece('N', "knight", "N", 320),
             piece('W', "wildcat", "Q3", 450),
+            // §12 item 21: King moves and captures, long steps while fresh (`moves`), en passant
+            // Pawn-style, promotion to Q, R, B or N; it has been beyond rank 3 (`m`) only where
+            // it stands on ranks 1-3.
+            PieceSpec {
+                en_passant: true,
+                pawn: true,
+                promotes_to: "QRBN",
+                tracks_moved: true,
+                fresh_ranks: &[0, 1, 2],
+                value: 300,
+                ..PieceSpec::new('U', "adventurist", "K")
+            },
         ],
         templates: STEP_TEMPLATES
             .iter()
@@ -183,7 +220,7 @@ pub fn spec() -> RuleSpec {
         fifty_move_plies: 100,
         repetition_count: 3,
         state: StateSpec {
-            flags: &[],
+            flags: &['k'],
             spells: SPELL_LETTERS,
         },
         xboard_builtin: None,
@@ -217,11 +254,9 @@ impl Existentialist {
         self.rules.template(i)
     }
 
-    /// Whether both Kings stand on the board: without one the game is over (RULINGS §9 item 10).
+    /// Whether both Kings are in play: without one the game is over (RULINGS §9 item 10).
     fn kings_alive(&self, pos: &Position) -> bool {
-        Color::PLAYERS
-            .iter()
-            .all(|&c| pos.pieces(c, KING).nonempty())
+        status::kings_alive(pos)
     }
 }
 
@@ -254,31 +289,72 @@ impl Hooks for Existentialist {
         attackers: Bitboard,
         how: Method,
     ) -> bool {
-        threats::attacked(self, pos, sq, occupied, attackers, how, true)
+        // A square of a protected King+Archer, or an empty square it might go to, is not attacked
+        // by the enemy King (RULINGS §12 item 10).
+        let defender = pos.color_bb(Color::White) & attackers;
+        let defender = if defender.nonempty() {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let own_king = status::king_square(pos, defender);
+        let target = threats::Target {
+            defender,
+            captures: true,
+            king_archer: own_king.is_some_and(|k| {
+                status::protected(pos, k) && (k == sq || pos.piece_at(sq).is_none())
+            }),
+        };
+        threats::attacked(self, pos, sq, occupied, attackers, how, target)
     }
 
     /// After the move: a blast that killed the mover's King and not the enemy's is illegal; one
     /// that killed the enemy's King ends the game and is legal (RULINGS §1.3, §1.4 item 16).
+    /// A protected King+Archer may stay attacked, but not on its Archer's rest turn nor after its
+    /// third shot (§12 item 8). A capture onto the enemy's King+Archer must leave the capturer's
+    /// King unattacked, and the double knight must leave that King a reply (§12 items 11, 13).
     /// Otherwise the mover's King may not be capturable, shot or blasted on the next move; its
-    /// own Dazzler's protection holds against captures only (RULINGS §9 item 2).
-    fn exposed(&self, before: &Position, _m: Move, after: &Position, how: Method) -> bool {
+    /// own Dazzler's protection holds against captures only (§9 item 2).
+    fn exposed(&self, before: &Position, m: Move, after: &Position, how: Method) -> bool {
         let us = before.turn();
-        let ours = after.pieces(us, KING);
-        let theirs = after.pieces(us.opponent(), KING);
-        if theirs.is_empty() {
+        if status::king_square(after, us.opponent()).is_none() {
             return false;
         }
-        let Some(k) = ours.first() else {
+        let Some(k) = status::king_square(after, us) else {
             return true;
         };
+        if status::shared(after).is_some() {
+            let double_knight = before.piece_at(m.from()).kind() == EXISTENTIALIST
+                && threats::next_step(before, m.from()) == 5;
+            if double_knight {
+                let mut replies = MoveList::new();
+                movegen::legal(self, after, true, &mut replies);
+                if replies.is_empty() {
+                    return true;
+                }
+            }
+            return threats::king_attacked(self, after, k, us, how);
+        }
+        let resting = status::carries_archer(before, k) && before.state(k).counter2 >= REST;
+        if status::protected(after, k) && !resting && after.piece_at(k).kind() == KING {
+            return false;
+        }
         threats::king_attacked(self, after, k, us, how)
     }
 
+    /// The static "in check" (RULINGS §9 item 7): the King could be taken on the opponent's next
+    /// move. A King sharing its square counts as in check (§12 item 13).
     fn in_check(&self, pos: &Position, how: Method) -> bool {
         let us = pos.turn();
+        if !self.kings_alive(pos) {
+            return false;
+        }
+        if status::shared(pos).is_some() {
+            return true;
+        }
         match pos.pieces(us, KING).first() {
-            Some(k) if self.kings_alive(pos) => threats::king_attacked(self, pos, k, us, how),
-            _ => false,
+            Some(k) => threats::king_attacked(self, pos, k, us, how),
+            None => false,
         }
     }
 
@@ -298,8 +374,48 @@ impl Hooks for Existentialist {
         moves::allows(self, pos, m)
     }
 
+    fn apply_special(&self, before: &Position, m: Move, after: &mut Position) -> Effects {
+        effects::apply_special(self, before, m, after)
+    }
+
     fn after_move(&self, before: &Position, m: Move, _fx: &Effects, after: &mut Position) {
         effects::after_move(self, before, m, after);
+    }
+
+    /// Merges, shield moves and the King's steps from a shared square are written as steps;
+    /// the three-square shield in two legs; the capture in place as the King's square twice
+    /// (RULINGS §12 item 5).
+    fn special_text(&self, m: Move, dialect: Dialect) -> String {
+        let sq = |s| notation::square_text(self.rules.geometry(), dialect, s);
+        if m.is(SHIELD3) {
+            let t1 = m
+                .aux()
+                .expect("a three-square shield names its first Teleporter");
+            format!("{}{},{}{}", sq(m.from()), sq(t1), sq(t1), sq(m.to()))
+        } else {
+            format!("{}{}", sq(m.from()), sq(m.to()))
+        }
+    }
+
+    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Special(_) => {
+                m.is(IN_PLACE) || (m.is(SHARED_STEP) && pos.piece_at(m.to()).is_some())
+            }
+            _ => movegen::core_is_noisy(pos, m),
+        }
+    }
+
+    /// Shields are renumbered in reading order, so that equal positions are equal.
+    fn read_turn(&self, setup: &Setup, pos: &mut Position) -> Result<(), FenError> {
+        if setup.turn == Color::Neutral {
+            return Err(FenError::BadTurn("n".into()));
+        }
+        if let Some(t) = &setup.turn_field {
+            return Err(FenError::BadTurnField(t.clone()));
+        }
+        effects::renumber_shields(pos);
+        Ok(())
     }
 
     fn evaluate_extra(&self, pos: &Position) -> i32 {

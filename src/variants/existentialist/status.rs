@@ -1,23 +1,22 @@
 //! Who can act and who can be taken: pieces frozen by enemy Hyenas (RULINGS §1.2 Hyena, §1.4
 //! item 6), dazzled pieces, sleeping Existentialists (§9 item 14), pieces that may not be
-//! captured (Hyenas, Yanzees, pieces their own Dazzler protects), Hyenas that must move (§9 item
-//! 8); and the checks a position from a FEN must pass.
+//! captured (Hyenas, Yanzees, pieces their own Dazzler protects, shields), Hyenas that must move
+//! (§9 item 8); the Archer's hosts and shooters, shields, the King+Archer and the shared square
+//! (§12); and the checks a position from a FEN must pass.
 
 use super::{
-    Existentialist, BOBBER, CYCLE, DAZZLED, DAZZLER, EXISTENTIALIST, HIBERNATING,
-    HIBERNATION_PLIES, HYENA, INVULNERABLE, KING, LAST_MOVE, MUST_MOVE, YANZEE,
+    Existentialist, ARCHER, BOBBER, CYCLE, DAZZLED, DAZZLER, EXISTENTIALIST, HIBERNATING,
+    HIBERNATION_PLIES, HYENA, INVULNERABLE, KING, LAST_MOVE, MUST_MOVE, REST, SHARED, YANZEE,
+    ZEDNICK,
 };
 use crate::board::{Position, PositionError, SpellKind};
-use crate::core::{Bitboard, ByColor, Color, Square};
+use crate::core::{Bitboard, ByColor, Color, Piece, Square};
 use crate::movegen;
 use crate::variants::Rights;
 
 /// The pieces carrying a spell of `kind`.
 pub fn spelled(pos: &Position, kind: SpellKind) -> Bitboard {
     let mut out = Bitboard::EMPTY;
-    if pos.states().is_empty() {
-        return out;
-    }
     for (sq, st) in pos.states().iter() {
         if st.spell.is_some_and(|s| s.kind == kind) {
             out.insert(sq);
@@ -27,7 +26,7 @@ pub fn spelled(pos: &Position, kind: SpellKind) -> Bitboard {
 }
 
 /// Pieces of `color` frozen by the other side's Hyenas: every piece on one of the eight squares
-/// around such a Hyena, except Dazzlers (RULINGS §1.2).
+/// around such a Hyena, except Dazzlers and shields (RULINGS §1.2, §12 items 17 and 19).
 pub fn frozen(game: &Existentialist, pos: &Position, color: Color) -> Bitboard {
     let hyenas = pos.pieces(color.opponent(), HYENA);
     if hyenas.is_empty() {
@@ -38,7 +37,7 @@ pub fn frozen(game: &Existentialist, pos: &Position, color: Color) -> Bitboard {
     for h in hyenas {
         near |= t.within(h, 1);
     }
-    near & pos.color_bb(color) & !pos.kind_bb(DAZZLER)
+    near & pos.color_bb(color) & !pos.kind_bb(DAZZLER) & !shields(pos)
 }
 
 /// Sleeping Existentialists of either colour.
@@ -49,24 +48,110 @@ pub fn sleeping(pos: &Position) -> Bitboard {
     spelled(pos, HIBERNATING) & pos.kind_bb(EXISTENTIALIST)
 }
 
+/// Shield squares of either colour: Zednicks with a link number (RULINGS §12 item 1).
+pub fn shields(pos: &Position) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    if pos.kind_bb(ZEDNICK).is_empty() {
+        return out;
+    }
+    for (sq, st) in pos.states().iter() {
+        if st.link != 0 && pos.piece_at(sq).kind() == ZEDNICK {
+            out.insert(sq);
+        }
+    }
+    out
+}
+
+/// The squares of the shield the square `sq` belongs to.
+pub fn shield_of(pos: &Position, sq: Square) -> Bitboard {
+    let link = pos.state(sq).link;
+    let color = pos.piece_at(sq).color();
+    shields(pos)
+        .into_iter()
+        .filter(|&s| pos.state(s).link == link && pos.piece_at(s).color() == color)
+        .collect()
+}
+
+/// Whether the piece on `sq` carries the Archer (a host, the King+Archer included).
+pub fn carries_archer(pos: &Position, sq: Square) -> bool {
+    let a = pos.state(sq).attached;
+    a.is_some() && a.kind() == ARCHER
+}
+
+/// Whether the piece on `sq` is the Archer/Zednick (an Archer carrying the Zednick).
+pub fn archer_zednick(pos: &Position, sq: Square) -> bool {
+    let a = pos.state(sq).attached;
+    pos.piece_at(sq).kind() == ARCHER && a.is_some() && a.kind() == ZEDNICK
+}
+
+/// The pieces that fire arrows: hosts carrying the Archer and Archer/Zednicks, of either colour.
+pub fn shooters(pos: &Position) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for (sq, st) in pos.states().iter() {
+        let a = st.attached;
+        if a.is_some()
+            && (a.kind() == ARCHER || (a.kind() == ZEDNICK && pos.piece_at(sq).kind() == ARCHER))
+        {
+            out.insert(sq);
+        }
+    }
+    out
+}
+
+/// The square where the side to move's King shares its square with the enemy piece that took its
+/// Archer, if it does (RULINGS §12 items 2 and 13).
+pub fn shared(pos: &Position) -> Option<Square> {
+    pos.states()
+        .iter()
+        .find(|(_, st)| st.flags.contains(SHARED))
+        .map(|(sq, _)| sq)
+}
+
+/// Where `color`'s King stands: its own square, or the shared square when it is the side to
+/// move's King under an intruder.
+pub fn king_square(pos: &Position, color: Color) -> Option<Square> {
+    pos.pieces(color, KING).first().or_else(|| {
+        shared(pos).filter(|&s| pos.piece_at(s).color() != color && pos.turn() == color)
+    })
+}
+
+/// Whether both Kings are in play: without one the game is over (RULINGS §9 item 10).
+pub fn kings_alive(pos: &Position) -> bool {
+    Color::PLAYERS
+        .iter()
+        .all(|&c| king_square(pos, c).is_some())
+}
+
+/// Whether the King on `k` carries its Archer and its fire streak is below the rest turn's: then
+/// its side may leave it attacked (RULINGS §12 item 8).
+pub fn protected(pos: &Position, k: Square) -> bool {
+    pos.piece_at(k).kind() == KING && carries_archer(pos, k) && pos.state(k).counter2 < REST
+}
+
 /// The pieces of `color` that can act on their next move: neither frozen, nor dazzled, nor
-/// asleep. Its King always can, for attacks (RULINGS §9 item 1).
+/// asleep, nor a shield square. Its King always can, for attacks (RULINGS §9 item 1).
 pub fn active(game: &Existentialist, pos: &Position, color: Color) -> Bitboard {
     let ours = pos.color_bb(color);
-    let idle = frozen(game, pos, color) | spelled(pos, DAZZLED) | sleeping(pos);
+    let idle = frozen(game, pos, color) | spelled(pos, DAZZLED) | sleeping(pos) | shields(pos);
     (ours & !idle) | pos.pieces(color, KING)
 }
 
 /// The pieces whose attacks on `defender`'s King count: the opponent's that can act (RULINGS §9
-/// item 7: its pieces that the defender's Hyenas freeze do not count).
+/// item 7: its pieces that the defender's Hyenas freeze do not count), and its shooters, whose
+/// arrows a dazzle does not stop and a freeze only limits (§1.2 Archer).
 pub fn attackers(game: &Existentialist, pos: &Position, defender: Color) -> Bitboard {
-    active(game, pos, defender.opponent())
+    let them = defender.opponent();
+    active(game, pos, them) | (shooters(pos) & pos.color_bb(them))
 }
 
 /// Pieces nobody may capture now: Hyenas, Yanzees, pieces their own Dazzler protects, sleeping
-/// Existentialists (RULINGS §1.2, §9 items 13-14).
+/// Existentialists and shields (RULINGS §1.2, §9 items 13-14, §12 item 19).
 pub fn uncapturable(pos: &Position) -> Bitboard {
-    pos.kind_bb(HYENA) | pos.kind_bb(YANZEE) | spelled(pos, INVULNERABLE) | sleeping(pos)
+    pos.kind_bb(HYENA)
+        | pos.kind_bb(YANZEE)
+        | spelled(pos, INVULNERABLE)
+        | sleeping(pos)
+        | shields(pos)
 }
 
 /// Hyenas of the side to move that an enemy Dazzler jumped: they must move if they can.
@@ -79,11 +164,13 @@ pub fn must_move(pos: &Position) -> Bitboard {
 
 /// Who may move and capture what: the side to move's pieces that can act (its Hyenas that must
 /// move even when frozen, its King in check whatever holds it, RULINGS §1.3, §9 item 8), each
-/// capturing enemy pieces that may be captured. Nothing moves once a King has been blasted.
+/// capturing enemy pieces that may be captured, a protected King+Archer included (the capture
+/// kills its Archer). Nothing moves once a King has been blasted; while the King shares its
+/// square, only the King moves (`moves`).
 pub fn rights(game: &Existentialist, pos: &Position, in_check: bool) -> Rights {
     let us = pos.turn();
     let mut victims = ByColor::default();
-    if !game.kings_alive(pos) {
+    if !kings_alive(pos) || shared(pos).is_some() {
         return Rights {
             movers: Bitboard::EMPTY,
             victims,
@@ -95,43 +182,152 @@ pub fn rights(game: &Existentialist, pos: &Position, in_check: bool) -> Rights {
     if in_check || (king & (frozen(game, pos, us) | spelled(pos, DAZZLED))).is_empty() {
         movers |= king;
     }
-    victims[us] = pos.color_bb(us.opponent()) & !uncapturable(pos);
+    let mut takeable = pos.color_bb(us.opponent()) & !uncapturable(pos) & !pos.kind_bb(KING);
+    if let Some(k) = king_square(pos, us.opponent()).filter(|&k| protected(pos, k)) {
+        takeable.insert(k);
+    }
+    victims[us] = takeable;
     Rights { movers, victims }
 }
 
 /// The checks a FEN must pass: at most one King each (none after a blast ends the game, RULINGS
-/// §9 item 10); while both stand, the shared checks (no promoting piece on its last rank, the
-/// side not to move not in check); counters and spells only on the pieces that have them.
+/// §9 item 10); while both play, the shared checks (castling pieces, no promoting piece on its
+/// last rank, the side not to move not in check); state only on the pieces that have it.
 pub fn validate(game: &Existentialist, pos: &Position) -> Result<(), PositionError> {
+    let bad =
+        |sq: Square, what: &str| Err(PositionError::Variant(format!("the piece on {sq} {what}")));
     for c in Color::PLAYERS {
         let found = pos.pieces(c, KING).count();
         if found > 1 {
             return Err(PositionError::RoyalCount { color: c, found });
         }
     }
-    if game.kings_alive(pos) {
-        movegen::validate_basic(game, pos)?;
+    let shared_squares: Vec<Square> = pos
+        .states()
+        .iter()
+        .filter(|(_, st)| st.flags.contains(SHARED))
+        .map(|(sq, _)| sq)
+        .collect();
+    if let [first, ..] = shared_squares[..] {
+        if shared_squares.len() > 1 {
+            return bad(
+                first,
+                "shares its square with a King, as another piece does",
+            );
+        }
+        if pos.piece_at(first).color() == pos.turn() || pos.pieces(pos.turn(), KING).nonempty() {
+            return bad(
+                first,
+                "shares its square with the King of the side to move, which has a King elsewhere or owns the piece",
+            );
+        }
+    }
+    if kings_alive(pos) {
+        validate_shared(game, pos)?;
     }
     for (sq, st) in pos.states().iter() {
-        let kind = pos.piece_at(sq).kind();
-        let bad = |what: &str| Err(PositionError::Variant(format!("the piece on {sq} {what}")));
+        let piece = pos.piece_at(sq);
+        let kind = piece.kind();
         if st.counter != 0 && kind != BOBBER && kind != EXISTENTIALIST {
-            return bad("has a counter, which only Bobbers and Existentialists keep");
+            return bad(
+                sq,
+                "has a counter, which only Bobbers and Existentialists keep",
+            );
         }
         if kind == BOBBER && st.counter > super::BOBBERS.cap - 1 {
-            return bad("has a counter above 8, which means nothing more");
+            return bad(sq, "has a counter above 8, which means nothing more");
         }
         if kind == EXISTENTIALIST && st.counter > LAST_MOVE {
-            return bad("has made more than 19 moves: its 20th ends in a blast");
+            return bad(sq, "has made more than 19 moves: its 20th ends in a blast");
         }
-        if st.counter2 != 0 || st.attached.is_some() || st.link != 0 || st.flags.0 != 0 {
-            return bad("carries state of Archers, Zednicks or shields, which come later");
+        if st.attached.is_some() {
+            check_attachment(pos, sq, st.attached).or_else(|why| bad(sq, &why))?;
+        } else if st.counter2 != 0 {
+            return bad(sq, "has a fire streak but carries no Archer");
+        }
+        if st.counter2 > REST {
+            return bad(sq, "has a fire streak above 3");
+        }
+        if st.link != 0 && (kind != ZEDNICK || st.attached.is_some()) {
+            return bad(sq, "is part of a shield, which only Zednick squares are");
         }
         if let Some(spell) = st.spell {
-            check_spell(pos, sq, spell.kind, spell.left, st.counter).or_else(|why| bad(&why))?;
+            check_spell(pos, sq, spell.kind, spell.left, st.counter)
+                .or_else(|why| bad(sq, &why))?;
+        }
+    }
+    for sq in shields(pos) {
+        let shield = shield_of(pos, sq);
+        if !(2..=3).contains(&shield.count()) || !in_line(shield) {
+            return bad(
+                sq,
+                "is part of a shield that is not two or three squares in a line",
+            );
+        }
+        let own_half = game
+            .rules
+            .geometry()
+            .ranks_of(pos.piece_at(sq).color(), &[0, 1, 2, 3, 4]);
+        if (shield & !own_half).nonempty() {
+            return bad(sq, "is part of a shield beyond its owner's fifth rank");
         }
     }
     Ok(())
+}
+
+/// The shared checks, while both Kings play: the side to move's King hidden under an intruder
+/// holds its castling rights where it stands.
+fn validate_shared(game: &Existentialist, pos: &Position) -> Result<(), PositionError> {
+    let rules = &game.rules;
+    movegen::castling_pieces_stand(rules, pos, |sq, color, kind| {
+        pos.piece_at(sq) == Piece::new(color, kind)
+            || (kind == KING && king_square(pos, color) == Some(sq))
+    })?;
+    for c in Color::PLAYERS {
+        let promoting = pos.kinds_bb(rules.promoting) & pos.color_bb(c);
+        if let Some(sq) = (promoting & rules.promotion_zone(c)).first() {
+            return Err(PositionError::PieceOnPromotionRank(sq));
+        }
+    }
+    let waiting = pos.turn().opponent();
+    let k = king_square(pos, waiting).expect("both Kings play");
+    if !protected(pos, k)
+        && super::threats::king_attacked(game, pos, k, waiting, movegen::Method::Fast)
+    {
+        return Err(PositionError::OpponentInCheck);
+    }
+    Ok(())
+}
+
+/// Whether the squares of a shield lie in one line, next to each other.
+fn in_line(shield: Bitboard) -> bool {
+    let squares: Vec<Square> = shield.collect();
+    let same_rank = squares.iter().all(|s| s.rank() == squares[0].rank());
+    let same_file = squares.iter().all(|s| s.file() == squares[0].file());
+    let span = |f: fn(&Square) -> u8| {
+        let (lo, hi) = (squares.iter().map(f).min(), squares.iter().map(f).max());
+        hi.zip(lo).map_or(0, |(h, l)| h - l) as usize
+    };
+    (same_rank && span(|s| s.file()) + 1 == squares.len())
+        || (same_file && span(|s| s.rank()) + 1 == squares.len())
+}
+
+/// Whether `attached` can ride the piece on `sq`: the Archer on any own piece but a Hyena, a
+/// Yanzee, an Existentialist, a shield square or an Archer/Zednick; the Zednick only on its own
+/// Archer (RULINGS §12 items 2 and 16).
+fn check_attachment(pos: &Position, sq: Square, attached: Piece) -> Result<(), String> {
+    let piece = pos.piece_at(sq);
+    if attached.color() != piece.color() {
+        return Err("carries a piece of the other colour".into());
+    }
+    match attached.kind() {
+        ARCHER if matches!(piece.kind(), HYENA | YANZEE | EXISTENTIALIST | ARCHER) => {
+            Err("carries the Archer, which it may not host".into())
+        }
+        ARCHER => Ok(()),
+        ZEDNICK if piece.kind() == ARCHER => Ok(()),
+        _ => Err("carries a piece that can only be an Archer, or a Zednick on an Archer".into()),
+    }
 }
 
 /// Whether a spell can stand on the piece on `sq`: a sleeping Existentialist has made exactly ten

@@ -1,21 +1,35 @@
 //! The attack test: whether the enemy could take a piece standing on a square on its next move,
-//! by a capture or a blast (RULINGS §9 items 1, 7 and 9). Only pieces that can act attack (the
-//! caller passes them); the Dazzler's leaps may not jump a sleeping Existentialist and its cannon
+//! by a capture, an arrow or a blast (RULINGS §9 items 1, 7 and 9, §12 item 7). Only pieces that
+//! can act capture; a shooter fires while dazzled and, frozen, only at what its freeze allows;
+//! the Dazzler's leaps may not jump a sleeping Existentialist or an enemy shield, and its cannon
 //! captures only orthogonally over one screen; the Existentialist threatens by its next step,
 //! never by the double knight (§1.4 item 18), and when its next move is its 20th, by the blast
-//! that follows any of its step-10 moves.
+//! that follows any of its step-10 moves; a King does not attack a protected King+Archer (§12
+//! item 10).
 
-use super::status::{self, sleeping, uncapturable};
-use super::{Existentialist, BOBBER, BOBBERS, DAZZLER, EXISTENTIALIST, INVULNERABLE, KING};
+use super::status::{self, frozen, shields, sleeping, spelled, uncapturable};
+use super::{Existentialist, BOBBER, BOBBERS, DAZZLED, DAZZLER, EXISTENTIALIST, HYENA};
 use super::{CYCLE, LAST_MOVE};
+use super::{INVULNERABLE, KING, REST};
 use crate::board::Position;
-use crate::core::{Bitboard, Color, Square};
+use crate::core::{Bitboard, Color, PieceKind, Square};
 use crate::movegen::{self, Method};
 use crate::rules::Direction;
 use crate::variants::Shortcuts;
 
+/// What stands on the square under attack.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    /// Whose piece it is (or would be).
+    pub defender: Color,
+    /// Captures count (not against a piece its own Dazzler protects).
+    pub captures: bool,
+    /// A protected King+Archer, which no King attacks.
+    pub king_archer: bool,
+}
+
 /// Whether the pieces on `attackers` could take a piece standing on `sq`, with `occupied` as the
-/// blockers; with `captures` false only a blast counts (a piece its own Dazzler protects).
+/// blockers.
 pub fn attacked(
     game: &Existentialist,
     pos: &Position,
@@ -23,7 +37,7 @@ pub fn attacked(
     occupied: Bitboard,
     attackers: Bitboard,
     how: Method,
-    captures: bool,
+    target: Target,
 ) -> bool {
     let rules = &game.rules;
     let attackers = attackers & occupied;
@@ -35,21 +49,50 @@ pub fn attacked(
     {
         return true;
     }
-    if !captures {
-        return false;
-    }
-    let special = pos.kind_bb(DAZZLER) | pos.kind_bb(EXISTENTIALIST) | pos.kind_bb(BOBBER);
-    if movegen::attacked_by(rules, pos, sq, occupied, attackers & !special, how) {
+    let shooters = attackers & status::shooters(pos);
+    if shooters
+        .into_iter()
+        .any(|h| arrow_reaches(game, pos, h, sq, occupied))
+    {
         return true;
     }
-    let dazzlers = attackers & pos.kind_bb(DAZZLER);
+    if !target.captures {
+        return false;
+    }
+    // A shooter that cannot act still fires, but does not capture.
+    let mut capturers = attackers;
+    for h in shooters {
+        let idle = frozen(game, pos, pos.piece_at(h).color()) | spelled(pos, DAZZLED);
+        if idle.contains(h) && pos.piece_at(h).kind() != KING {
+            capturers.remove(h);
+        }
+    }
+    if target.king_archer {
+        capturers &= !pos.kind_bb(KING);
+    } else if let Some(s) = status::shared(pos) {
+        // A King sharing its square attacks the squares around it (RULINGS §9 item 1).
+        let hidden = pos.piece_at(s).color().opponent();
+        if hidden != target.defender && game.rules.tables.within(s, 1).contains(sq) && s != sq {
+            return true;
+        }
+    }
+    let special = pos.kind_bb(DAZZLER) | pos.kind_bb(EXISTENTIALIST) | pos.kind_bb(BOBBER);
+    if movegen::attacked_by(rules, pos, sq, occupied, capturers & !special, how) {
+        return true;
+    }
+    // The Archer/Zednick captures as a King (its table steps only move).
+    let archer_zednicks = capturers & shooters & pos.kind_bb(super::ARCHER);
+    if (archer_zednicks & game.rules.tables.within(sq, 1)).nonempty() {
+        return true;
+    }
+    let dazzlers = capturers & pos.kind_bb(DAZZLER);
     if dazzlers
         .into_iter()
         .any(|d| dazzler_reaches(game, pos, d, sq, occupied))
     {
         return true;
     }
-    let bobbers = attackers & pos.kind_bb(BOBBER);
+    let bobbers = capturers & pos.kind_bb(BOBBER);
     if bobbers.nonempty() {
         let hit = match how {
             Method::Fast => BOBBERS.attacks(rules, pos, sq, occupied, bobbers),
@@ -63,12 +106,13 @@ pub fn attacked(
             return true;
         }
     }
-    xs.into_iter()
+    (capturers & xs)
+        .into_iter()
         .any(|x| step_captures(game, pos, x, occupied, how).contains(sq))
 }
 
 /// Whether `color`'s King on `k` is attacked: by a capture, unless its own Dazzler protects it
-/// (which never holds against a blast, RULINGS §9 item 2), or by a blast.
+/// (which never holds against an arrow or a blast, RULINGS §9 item 2), by an arrow or a blast.
 pub fn king_attacked(
     game: &Existentialist,
     pos: &Position,
@@ -77,8 +121,12 @@ pub fn king_attacked(
     how: Method,
 ) -> bool {
     let attackers = status::attackers(game, pos, color);
-    let protected = pos.state(k).spell.is_some_and(|s| s.kind == INVULNERABLE);
-    attacked(game, pos, k, pos.occupied(), attackers, how, !protected)
+    let target = Target {
+        defender: color,
+        captures: !pos.state(k).spell.is_some_and(|s| s.kind == INVULNERABLE),
+        king_archer: status::protected(pos, k),
+    };
+    attacked(game, pos, k, pos.occupied(), attackers, how, target)
 }
 
 /// The step of the Existentialist on `x`'s next move, 1 to 10.
@@ -104,11 +152,7 @@ fn step_captures(
 }
 
 /// The movement template of the next step of the Existentialist on `x`, if it moves by one.
-pub fn step_template_at(
-    game: &Existentialist,
-    pos: &Position,
-    x: Square,
-) -> Option<crate::core::PieceKind> {
+pub fn step_template_at(game: &Existentialist, pos: &Position, x: Square) -> Option<PieceKind> {
     let color = pos.piece_at(x).color();
     match next_step(pos, x) {
         1 | 5 => None,
@@ -124,7 +168,7 @@ pub fn reach(
     pos: &Position,
     from: Square,
     color: Color,
-    template: crate::core::PieceKind,
+    template: PieceKind,
     occupied: Bitboard,
     how: Method,
 ) -> Bitboard {
@@ -151,9 +195,10 @@ pub fn reach(
     }
 }
 
-/// Whether the Dazzler on `d` could capture on `sq`: by a step, by a two-square leap that does
-/// not jump a sleeping Existentialist (RULINGS §1.4 items 4 and 20), or as a cannon along a rank
-/// or file over exactly one piece that may be jumped (§1.4 item 3; distance 2 is the leap).
+/// Whether the Dazzler on `d` could capture on `sq`: by a step, by a two-square leap that jumps
+/// neither a sleeping Existentialist nor an enemy shield (RULINGS §1.4 items 4 and 20, §12 item
+/// 19), or as a cannon along a rank or file over one screen (§1.4 item 3; distance 2 is the
+/// leap).
 fn dazzler_reaches(
     game: &Existentialist,
     pos: &Position,
@@ -169,17 +214,39 @@ fn dazzler_reaches(
     if dist == 1 {
         return true;
     }
-    let straight = df == 0 || dr == 0 || df.abs() == dr.abs();
-    if !straight {
+    if !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
         return false;
     }
-    let between = between(game, d, sq);
-    let jumped = between & occupied;
+    let jumped = between(game, d, sq) & occupied;
+    let color = pos.piece_at(d).color();
     if dist == 2 {
-        return (jumped & sleeping(pos)).is_empty();
+        return jumpable(pos, jumped, color);
     }
-    let orthogonal = df == 0 || dr == 0;
-    orthogonal && jumped.count() == 1 && (jumped & sleeping(pos)).is_empty()
+    (df == 0 || dr == 0) && one_screen(pos, jumped, color)
+}
+
+/// Whether a Dazzler of `color` may leap over the pieces on `jumped`: no sleeping Existentialist
+/// and no enemy shield among them.
+pub fn jumpable(pos: &Position, jumped: Bitboard, color: Color) -> bool {
+    let forbidden = sleeping(pos) | (shields(pos) & !pos.color_bb(color));
+    (jumped & forbidden).is_empty()
+}
+
+/// Whether the pieces on `jumped` (on a rank or file) make one cannon screen for a Dazzler of
+/// `color`: one piece that may be jumped, or one whole own shield lying along the line (RULINGS
+/// §12 item 19).
+pub fn one_screen(pos: &Position, jumped: Bitboard, color: Color) -> bool {
+    if !jumpable(pos, jumped, color) || jumped.is_empty() {
+        return false;
+    }
+    if !jumped.more_than_one() {
+        return true;
+    }
+    let first = jumped.first().expect("not empty");
+    let own_shields = shields(pos) & pos.color_bb(color);
+    own_shields.contains(first)
+        && jumped == (status::shield_of(pos, first) & jumped)
+        && (status::shield_of(pos, first) & !jumped).is_empty()
 }
 
 /// The squares strictly between two squares on a line.
@@ -192,6 +259,82 @@ pub fn between(game: &Existentialist, a: Square, b: Square) -> Bitboard {
         return Bitboard::EMPTY;
     };
     t.ray(d, a) & t.ray(d.opposite(), b)
+}
+
+/// The range of the shots of the shooter on `h` next turn, if it may shoot: 3 for the
+/// Archer/Zednick (2 when frozen), 2 for a host; a plain host that is frozen may shoot only an
+/// adjacent Hyena (range 1); none after three shots in a row (the rest turn, which follows a
+/// Teleporter host's teleport too), nor from a Schizzy's queen half (RULINGS §1.2, §1.4 item 11,
+/// §12 items 15 and 17).
+pub fn shot_range(game: &Existentialist, pos: &Position, h: Square) -> Option<u8> {
+    let state = pos.state(h);
+    if state.counter2 >= REST {
+        return None;
+    }
+    let piece = pos.piece_at(h);
+    let rules = &game.rules;
+    let knight_half = match rules.kinds[piece.kind().index()].spec.faces {
+        [] => true,
+        faces => faces
+            .iter()
+            .any(|f| (f.first..=f.last).contains(&h.file()) && f.betza != "Q"),
+    };
+    if !knight_half {
+        return None;
+    }
+    let is_frozen = frozen(game, pos, piece.color()).contains(h);
+    Some(match (status::archer_zednick(pos, h), is_frozen) {
+        (true, false) => 3,
+        (true, true) | (false, false) => 2,
+        (false, true) => 1,
+    })
+}
+
+/// The square the shooter on `h` would hit along `d`, within its range: the first piece on the
+/// line, if it is one an arrow kills (an enemy piece: not a shield or a sleeping
+/// Existentialist), with `occupied` as the pieces; a frozen plain host hits only a Hyena.
+pub fn arrow_hit(
+    game: &Existentialist,
+    pos: &Position,
+    h: Square,
+    d: Direction,
+    occupied: Bitboard,
+) -> Option<Square> {
+    let range = shot_range(game, pos, h)?;
+    let t = &game.rules.tables;
+    let hit = t.first_blocker(d, h, occupied)?;
+    let dist = hit
+        .file()
+        .abs_diff(h.file())
+        .max(hit.rank().abs_diff(h.rank()));
+    let enemy = pos.color_bb(pos.piece_at(h).color().opponent());
+    let kills = enemy.contains(hit) && !(shields(pos) | sleeping(pos)).contains(hit);
+    let frozen_plain = range == 1 && !status::archer_zednick(pos, h);
+    (dist <= range && kills && (!frozen_plain || pos.piece_at(hit).kind() == HYENA)).then_some(hit)
+}
+
+/// Whether the shooter on `h` could shoot a piece standing on `sq` next turn.
+fn arrow_reaches(
+    game: &Existentialist,
+    pos: &Position,
+    h: Square,
+    sq: Square,
+    occupied: Bitboard,
+) -> bool {
+    let Some(range) = shot_range(game, pos, h) else {
+        return false;
+    };
+    let (df, dr) = (
+        sq.file() as i8 - h.file() as i8,
+        sq.rank() as i8 - h.rank() as i8,
+    );
+    let dist = df.abs().max(dr.abs()) as u8;
+    let straight = df == 0 || dr == 0 || df.abs() == dr.abs();
+    if !straight || dist == 0 || dist > range || (between(game, h, sq) & occupied).nonempty() {
+        return false;
+    }
+    let frozen_plain = range == 1 && !status::archer_zednick(pos, h);
+    !frozen_plain || pos.piece_at(sq).kind() == HYENA
 }
 
 /// Whether the blast after a step-10 move of the Existentialist on `x` could kill the piece on
@@ -218,7 +361,12 @@ fn blast_reaches(
     );
     let t = &game.rules.tables;
     let vacated = occupied & !Bitboard::from_square(x);
-    let takeable = pos.color_bb(color.opponent()) & !uncapturable(pos) & !pos.kind_bb(KING);
+    let mut takeable = pos.color_bb(color.opponent()) & !uncapturable(pos) & !pos.kind_bb(KING);
+    if let Some(k) =
+        status::king_square(pos, color.opponent()).filter(|&k| status::protected(pos, k))
+    {
+        takeable.insert(k);
+    }
     (0..8u8).any(|d| {
         let d = Direction(d);
         // Centres on this line: the empty squares up to the first piece, and that piece if the
@@ -229,18 +377,37 @@ fn blast_reaches(
     })
 }
 
-/// The fast filter's shortcuts (RULINGS §9 item 7): out of check, an ordinary move of a piece
-/// that stands on no line between the King and an enemy piece, is neither a Hyena (whose move
-/// frees enemy pieces) nor an Existentialist about to explode, and does not end between the King
-/// and an enemy Dazzler on its rank or file (where it would become a cannon's screen) is legal as
-/// generated; while an enemy Existentialist is about to explode, every move but the King's is
-/// made and judged.
+/// The fast filter's shortcuts (RULINGS §9 item 7, §12 item 8). Out of check, an ordinary move
+/// of a piece that stands on no line between the King and an enemy piece, is neither a Hyena
+/// (whose move frees enemy pieces) nor an Existentialist about to explode, and does not end
+/// between the King and an enemy Dazzler on its rank or file (where it would become a cannon's
+/// screen) is legal as generated; while an enemy Existentialist is about to explode, every move
+/// but the King's is made and judged. A protected King+Archer may stand attacked, so every
+/// ordinary move is legal but the 20th of an Existentialist; a capture onto the enemy's
+/// protected King+Archer is always made and judged (§12 items 11 and 13).
 pub fn shortcuts(game: &Existentialist, pos: &Position, in_check: bool) -> Shortcuts {
     let us = pos.turn();
+    let them = us.opponent();
     let Some(k) = pos.pieces(us, KING).first() else {
         return Shortcuts::NONE;
     };
-    let them = us.opponent();
+    let mut unsafe_ = pos.pieces(us, super::HYENA);
+    for x in pos.pieces(us, EXISTENTIALIST) {
+        if pos.state(x).counter == LAST_MOVE {
+            unsafe_.insert(x);
+        }
+    }
+    let mut risky = status::king_square(pos, them)
+        .filter(|&e| status::protected(pos, e))
+        .map_or(Bitboard::EMPTY, Bitboard::from_square);
+    if status::protected(pos, k) {
+        return Shortcuts {
+            safe: pos.color_bb(us) & !pos.pieces(us, EXISTENTIALIST),
+            risky,
+            royal: None,
+        };
+    }
+    unsafe_.insert(k);
     let blast_pending = (pos.pieces(them, EXISTENTIALIST) & status::active(game, pos, them))
         .into_iter()
         .any(|x| pos.state(x).counter == LAST_MOVE);
@@ -248,21 +415,13 @@ pub fn shortcuts(game: &Existentialist, pos: &Position, in_check: bool) -> Short
     if in_check || blast_pending {
         return Shortcuts {
             safe: Bitboard::EMPTY,
-            risky: Bitboard::EMPTY,
+            risky,
             royal,
         };
     }
     let t = &game.rules.tables;
     let occ = pos.occupied();
     let enemy = pos.color_bb(them);
-    // A Hyena's move frees enemy pieces; an Existentialist's 20th move blasts.
-    let mut unsafe_ = Bitboard::from_square(k) | pos.pieces(us, super::HYENA);
-    for x in pos.pieces(us, EXISTENTIALIST) {
-        if pos.state(x).counter == LAST_MOVE {
-            unsafe_.insert(x);
-        }
-    }
-    let mut risky = Bitboard::EMPTY;
     for d in 0..8u8 {
         let d = Direction(d);
         if let Some(b1) = t.first_blocker(d, k, occ) {
