@@ -394,6 +394,7 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
 
 fn pgn_check(file: &std::path::Path, default_variant: &str, dialect: &str) -> Result<(), String> {
     use menagerie::notation::{parse_move, parse_san, Dialect};
+    use menagerie::protocol::xboard_variant as xboard;
     let dialect = match dialect {
         "uci" => Dialect::Uci,
         "cecp" | "xboard" => Dialect::Cecp,
@@ -409,26 +410,10 @@ fn pgn_check(file: &std::path::Path, default_variant: &str, dialect: &str) -> Re
         let name = g.tag("Variant").unwrap_or(default_variant);
         let name = if name == "normal" { "chess" } else { name };
         let v = variants::by_name(name).map_err(|e| format!("game {}: {e}", i + 1))?;
-        // XBoard writes a FEN tag even for the start position of a game it does not know, with
-        // the castling rights it cannot see; that start is the variant's own.
-        let start_board = |f: &str| {
-            let fields: Vec<&str> = f.split_whitespace().take(2).collect();
-            let start: Vec<&str> = v
-                .rules()
-                .spec
-                .start_fen
-                .split_whitespace()
-                .take(2)
-                .collect();
-            fields == start
-        };
-        let mut pos = match g
-            .tag("FEN")
-            .filter(|f| !(dialect == Dialect::Cecp && start_board(f)))
-        {
+        let mut pos = match g.tag("FEN") {
             Some(f) => {
                 let f = if dialect == Dialect::Cecp {
-                    menagerie::protocol::xboard_variant::fen_from_cecp(v.rules(), f)
+                    xboard::fen_from_cecp(v.rules(), f)
                 } else {
                     f.to_string()
                 };
@@ -441,10 +426,9 @@ fn pgn_check(file: &std::path::Path, default_variant: &str, dialect: &str) -> Re
             let m = parse_move(v, &pos, dialect, token)
                 .or_else(|_| parse_san(v, &pos, dialect, token))
                 .or_else(|e| match dialect {
-                    Dialect::Cecp => {
-                        menagerie::protocol::xboard_variant::parse_kill_san(v, &pos, token)
-                            .map_err(|_| e)
-                    }
+                    Dialect::Cecp => xboard::parse_xboard_san(v, &pos, token)
+                        .or_else(|_| xboard::parse_kill_san(v, &pos, token))
+                        .map_err(|_| e),
                     Dialect::Uci => Err(e),
                 })
                 .map_err(|e| {

@@ -290,6 +290,25 @@ pub fn parse_san(
     dialect: Dialect,
     text: &str,
 ) -> Result<Move, MoveError> {
+    let suffix = |m: Move| {
+        variant
+            .move_text(m, dialect)
+            .chars()
+            .last()
+            .filter(|c| c.is_ascii_alphabetic())
+    };
+    parse_san_with(variant, pos, dialect, text, &suffix)
+}
+
+/// `parse_san` where a promotion letter (`=X`) names the letter `suffix` gives a move: the
+/// letter that ends its coordinate text in the protocol the SAN came from.
+pub fn parse_san_with(
+    variant: &dyn Variant,
+    pos: &Position,
+    dialect: Dialect,
+    text: &str,
+    suffix: &dyn Fn(Move) -> Option<char>,
+) -> Result<Move, MoveError> {
     let rules = variant.rules();
     let geo = rules.geometry();
     let clean: String = text
@@ -386,11 +405,7 @@ pub fn parse_san(
             // A promotion letter names the letter that ends the move's coordinate text: a
             // promotion's piece, or a game's own suffix (XBoard writes an explosion as a
             // promotion to the letter of no piece).
-            let suffix = variant
-                .move_text(*m, dialect)
-                .chars()
-                .last()
-                .filter(|c| c.is_ascii_alphabetic());
+            let suffix = suffix(*m);
             match promo {
                 Some(c) => suffix == Some(c.to_ascii_lowercase()),
                 // Without a letter only a move without a suffix is meant, or a promotion with a

@@ -57,10 +57,9 @@ pub struct Xboard {
     analyzing: bool,
     exclude: Vec<Move>,
     pending_pongs: Vec<String>,
-    lifted: Option<Square>,
-    /// A switch in place being entered by clicks: the piece's square and the empty square
-    /// clicked as the first leg (see `xboard_variant::switch_via`).
-    switch_leg: Option<(Square, Square)>,
+    /// The squares of a move being entered by clicks: the lifted piece's, then each leg's end
+    /// (see `xboard_variant::lift`).
+    clicked: Vec<Square>,
     game_over: bool,
     last_info: Arc<Mutex<Option<Info>>>,
     hint: Option<Move>,
@@ -144,8 +143,7 @@ impl Xboard {
             analyzing: false,
             exclude: Vec::new(),
             pending_pongs: Vec::new(),
-            lifted: None,
-            switch_leg: None,
+            clicked: Vec::new(),
             game_over: false,
             last_info: Arc::new(Mutex::new(None)),
             hint: None,
@@ -382,8 +380,7 @@ impl Xboard {
         self.force = false;
         self.game_over = false;
         self.exclude.clear();
-        self.lifted = None;
-        self.switch_leg = None;
+        self.clicked.clear();
         self.hint = None;
         self.analyzing = false;
     }
@@ -440,8 +437,7 @@ impl Xboard {
         }
         self.engine.game_mut().play(m);
         self.exclude.clear();
-        self.lifted = None;
-        self.switch_leg = None;
+        self.clicked.clear();
         if self.claim_if_over() {
             return;
         }
@@ -491,7 +487,7 @@ impl Xboard {
         let uncarried: Vec<Move> = legal
             .iter()
             .copied()
-            .filter(|&m| !out.contains(&m) && !xv::xboard_carries(variant, game.position(), m))
+            .filter(|&m| !out.contains(&m) && !xv::carries(variant, game.position(), m))
             .collect();
         if out.len() + uncarried.len() < legal.len() {
             out.extend(uncarried);
@@ -706,56 +702,60 @@ impl Xboard {
         let Some(sq) = self.square(arg) else {
             return self.say(&format!("Error (bad square): lift {arg}"));
         };
+        // After a `put` that continues the move, XBoard lifts the piece again where the leg
+        // ended; any other lift starts a new move.
+        if !(self.clicked.len() >= 2 && self.clicked.last() == Some(&sq)) {
+            self.clicked = vec![sq];
+        }
         let game = self.engine.game();
         let moves = game.legal_moves();
-        // The second leg of a switch in place: back to the piece's own square.
-        if let Some((from, _)) = self.switch_leg.filter(|&(_, via)| via == sq) {
-            self.lifted = Some(from);
-            return self.say(&xv::lift_switch_back(self.engine.variant().rules(), from));
-        }
-        self.switch_leg = None;
-        self.lifted = xv::can_lift(game.position(), sq).then_some(sq);
-        self.say(&xv::lift(
+        let line = xv::lift(
             self.engine.variant(),
             game.position(),
             &moves,
-            sq,
-        ));
+            &self.clicked,
+        );
+        self.say(&line);
     }
 
     fn put(&mut self, arg: &str) {
-        let (Some(from), Some(to)) = (self.lifted, self.square(arg)) else {
+        let Some(sq) = self.square(arg) else {
             return;
         };
+        if self.clicked.is_empty() {
+            return;
+        }
         let game = self.engine.game();
         let moves = game.legal_moves();
-        let rules = self.engine.variant().rules();
-        if self.switch_leg.is_some() {
-            // Back on its own square: the switch, for which XBoard wants the new piece.
-            if let Some(choice) = xv::switch_choice(rules, &moves, from).filter(|_| to == from) {
-                self.say(&choice);
-            }
-            self.switch_leg = None;
-            return;
-        }
-        if xv::switch_choice(rules, &moves, from).is_some()
-            && xv::switch_via(rules, game.position(), &moves, from) == Some(to)
-        {
-            // XBoard now lifts the piece again from `to` for the second leg.
-            self.switch_leg = Some((from, to));
-            return;
-        }
-        if let Some(choice) = xv::put(rules, &moves, from, to) {
-            self.say(&choice);
+        match xv::put(
+            self.engine.variant(),
+            game.position(),
+            &moves,
+            &self.clicked,
+            sq,
+        ) {
+            xv::Put::Leg => self.clicked.push(sq),
+            xv::Put::Choice(line) => self.say(&line),
+            xv::Put::Nothing => {}
         }
     }
 
     fn hover(&mut self, arg: &str) {
-        let (Some(from), Some(to)) = (self.lifted, self.square(arg)) else {
+        let Some(sq) = self.square(arg) else {
             return;
         };
-        let moves = self.engine.game().legal_moves();
-        if let Some(h) = xv::hover(self.engine.variant().rules(), &moves, from, to) {
+        if self.clicked.is_empty() {
+            return;
+        }
+        let game = self.engine.game();
+        let moves = game.legal_moves();
+        if let Some(h) = xv::hover(
+            self.engine.variant(),
+            game.position(),
+            &moves,
+            &self.clicked,
+            sq,
+        ) {
             self.say(&h);
         }
     }

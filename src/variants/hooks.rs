@@ -5,7 +5,7 @@
 //! and the search. `docs/architecture.md` lists them with an example.
 
 use crate::board::{Effects, FenError, Position, PositionError, Setup};
-use crate::core::{Bitboard, ByColor, Color, Move, MoveKind, MoveList, PieceKind, Square};
+use crate::core::{Bitboard, ByColor, Color, Move, MoveList, PieceKind, Square};
 use crate::movegen::{self, Method};
 use crate::notation::Dialect;
 use crate::rules::Rules;
@@ -199,11 +199,10 @@ pub trait Hooks: Send + Sync {
         true
     }
 
-    /// Whether a user can enter `m` by clicks in XBoard (`lift`, then `put`), so that `lift`
-    /// marks it. Default: the core kinds but drops and transformations, which have their own
-    /// entry.
-    fn xboard_clickable(&self, m: Move) -> bool {
-        core_clickable(m)
+    /// Other click sequences that enter `m` in XBoard besides its text's legs (each the mover's
+    /// square, then each leg's end): a move that may pass different squares. Default: none.
+    fn xboard_paths(&self, _pos: &Position, _m: Move) -> Vec<Vec<Square>> {
+        Vec::new()
     }
 
     // ---- Search ----
@@ -336,13 +335,4 @@ pub fn default_rights(pos: &Position) -> Rights {
         movers: pos.color_bb(us),
         victims,
     }
-}
-
-/// Whether a user enters `m` in XBoard by clicking its piece and its target: the core kinds but
-/// drops, transformations and passes.
-pub fn core_clickable(m: Move) -> bool {
-    !matches!(
-        m.kind(),
-        MoveKind::Drop | MoveKind::Transform | MoveKind::Pass | MoveKind::Special(_)
-    )
 }

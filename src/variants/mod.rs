@@ -174,8 +174,8 @@ pub trait Variant: Send + Sync {
     /// Whether XBoard 4.9.1 carries `m` as this engine means it.
     fn xboard_carries(&self, pos: &Position, m: Move) -> bool;
 
-    /// Whether a user can enter `m` by clicks in XBoard.
-    fn xboard_clickable(&self, m: Move) -> bool;
+    /// Other click sequences that enter `m` in XBoard.
+    fn xboard_paths(&self, pos: &Position, m: Move) -> Vec<Vec<Square>>;
 
     /// Whether `m` changes material.
     fn is_noisy(&self, pos: &Position, m: Move) -> bool;
@@ -299,8 +299,8 @@ impl<H: Hooks> Variant for Pipeline<H> {
         self.0.xboard_carries(pos, m)
     }
 
-    fn xboard_clickable(&self, m: Move) -> bool {
-        self.0.xboard_clickable(m)
+    fn xboard_paths(&self, pos: &Position, m: Move) -> Vec<Vec<Square>> {
+        self.0.xboard_paths(pos, m)
     }
 
     fn is_noisy(&self, pos: &Position, m: Move) -> bool {

@@ -348,11 +348,6 @@ impl Hooks for Schizophrenic {
         (a + 1..b).all(|f| Square::new(f, from.rank()).is_none_or(|s| pos.piece_at(s).is_none()))
     }
 
-    /// A user enters the King's teleport by clicks; XBoard sends it without its suffix.
-    fn xboard_clickable(&self, m: Move) -> bool {
-        m.is(KING_TELEPORT) || super::hooks::core_clickable(m)
-    }
-
     fn is_noisy(&self, pos: &Position, m: Move) -> bool {
         m.is(EXPLODE) || movegen::core_is_noisy(pos, m)
     }

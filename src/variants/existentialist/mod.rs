@@ -397,6 +397,21 @@ impl Hooks for Existentialist {
         }
     }
 
+    /// XBoard shows one piece per square, so a capture onto a protected King+Archer, after
+    /// which the capturer and the King share the square (RULINGS §12 item 13), cannot be shown.
+    fn xboard_carries(&self, pos: &Position, m: Move) -> bool {
+        let p = pos.piece_at(m.to());
+        !(m.kind() != MoveKind::Shot
+            && p.is_some()
+            && p.color() != pos.turn()
+            && status::protected(pos, m.to()))
+    }
+
+    /// The double knight through each square it may pass.
+    fn xboard_paths(&self, pos: &Position, m: Move) -> Vec<Vec<Square>> {
+        moves::double_knight_paths(self, pos, m)
+    }
+
     fn is_noisy(&self, pos: &Position, m: Move) -> bool {
         match m.kind() {
             MoveKind::Special(_) => {

@@ -149,6 +149,27 @@ fn double_knight(
     finals & (empty | victims) & !Bitboard::from_square(x)
 }
 
+/// The squares the double knight from `m.from()` to `m.to()` may pass (RULINGS §9 item 4), as
+/// XBoard click paths (the Existentialist, the square between its leaps, the end); none for
+/// any other move.
+pub fn double_knight_paths(game: &Existentialist, pos: &Position, m: Move) -> Vec<Vec<Square>> {
+    let (x, to) = (m.from(), m.to());
+    if m.kind() != MoveKind::Normal
+        || pos.piece_at(x).kind() != EXISTENTIALIST
+        || next_step(pos, x) != 5
+    {
+        return Vec::new();
+    }
+    let t = &game.rules.tables;
+    let us = pos.turn();
+    let empty = game.rules.geometry().board() & !pos.occupied();
+    (t.leap_capture(us, KNIGHT, x) & empty)
+        .into_iter()
+        .filter(|&mid| t.leap_capture(us, KNIGHT, mid).contains(to))
+        .map(|mid| vec![x, mid, to])
+        .collect()
+}
+
 /// The Dazzler on `d`'s cannon captures (RULINGS §1.4 item 3, §9 item 3, §12 item 19): along a
 /// rank or file over one screen (one piece that may be jumped, or a whole own shield), onto the
 /// first piece beyond if it is a victim, at least three squares away (two squares away it is

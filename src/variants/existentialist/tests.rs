@@ -38,7 +38,153 @@ fn state_changes_the_hash() {
         .parse_fen("k9/10/10/10/10/4H{sh@1}5/10/10/10/9K w - - 0 1")
         .unwrap();
     assert_ne!(h.hash(), must.hash());
-    let _ = sq("a1");
-    let _ = parse_move;
-    let _ = Dialect::Uci;
+}
+
+/// The legal move with this CECP text.
+fn cecp(v: &dyn Variant, pos: &Position, text: &str) -> Move {
+    parse_move(v, pos, Dialect::Cecp, text).unwrap_or_else(|e| panic!("{text}: {e:?}"))
+}
+
+fn legal(v: &dyn Variant, pos: &Position) -> MoveList {
+    let mut moves = MoveList::new();
+    v.legal_moves(pos, &mut moves);
+    moves
+}
+
+/// XBoard shows a merge as its host: the Archer's step onto the King is sent with the King's
+/// letter, which XBoard 4.9.1 puts on the square; a user's lift marks the King magenta and the
+/// put asks for K.
+#[test]
+fn xboard_merge_shows_the_host() {
+    use crate::protocol::xboard_variant as xv;
+    let v = get();
+    let pos = v.start_position();
+    let moves = legal(v, &pos);
+    // CECP ranks count from 0 on ten ranks: our f2 (Archer) onto f1 (King) is `f1f0`.
+    let merge = cecp(v, &pos, "f1f0");
+    assert!(merge.is(MERGE));
+    assert_eq!(xv::wire_text(v, &pos, &moves, merge), "f1f0k");
+    assert!(xv::carries(v, &pos, merge));
+    assert_eq!(xv::parse_wire(v, &pos, "f1f0k"), Ok(merge));
+    assert_eq!(xv::parse_xboard_san(v, &pos, "Af0=K"), Ok(merge));
+    let lift = xv::lift(v, &pos, &moves, &[sq("f2")]);
+    assert!(lift.ends_with("/4MMM3"), "{lift}");
+    assert_eq!(
+        xv::put(v, &pos, &moves, &[sq("f2")], sq("f1")),
+        xv::Put::Choice("choice K".into())
+    );
+    // The Archer onto its Zednick makes the Archer/Zednick, shown as an Archer: no letter.
+    let az = cecp(v, &pos, "f1g1");
+    assert_eq!(xv::wire_text(v, &pos, &moves, az), "f1g1");
+}
+
+/// Castling: XBoard drags the Squire beside the King, as the rules move it.
+#[test]
+fn xboard_carries_castling() {
+    use crate::protocol::xboard_variant as xv;
+    let v = get();
+    let pos = v
+        .parse_fen("dscvokvcsd/ytlhxazjty/pppppppppp/10/10/10/10/PPPPPPPPPP/YTLHXAZJTY/DSCVOK2SD w KQkq - 0 1")
+        .unwrap();
+    let castle = cecp(v, &pos, "f0h0");
+    assert_eq!(castle.kind(), MoveKind::Castle);
+    assert!(xv::carries(v, &pos, castle));
+}
+
+/// What XBoard cannot show two of on one square, or a shield of several squares, it is not
+/// asked to carry.
+#[test]
+fn xboard_does_not_carry_shared_squares_or_shields() {
+    use crate::protocol::xboard_variant as xv;
+    let v = get();
+    // Black's Rook takes onto White's protected King+Archer: the two then share e1.
+    let pos = v
+        .parse_fen("k9/10/10/10/10/10/10/10/4r5/4K{aA}5 b - - 0 1")
+        .unwrap();
+    let intrude = cecp(v, &pos, "e1e0");
+    assert!(!xv::carries(v, &pos, intrude));
+    // The Zednick's step onto the Teleporter makes a two-square shield on d2 and e2.
+    let pos = v
+        .parse_fen("k9/10/10/10/10/10/10/10/3ZT5/9K w - - 0 1")
+        .unwrap();
+    let shield = cecp(v, &pos, "d1e1");
+    assert!(shield.is(MERGE));
+    assert!(!xv::carries(v, &pos, shield));
+}
+
+/// The double knight (step 5) is entered in two legs, through any empty square one knight leap
+/// away; it is also one click to the end.
+#[test]
+fn xboard_double_knight_in_two_legs() {
+    use crate::protocol::xboard_variant as xv;
+    let v = get();
+    let pos = v
+        .parse_fen("10/6p3/10/3p6/10/4X{c4}5/10/10/10/2k6K w - - 0 1")
+        .unwrap();
+    let moves = legal(v, &pos);
+    // e5 over f7 onto g9's pawn (CECP e4, f6, g8).
+    let m = cecp(v, &pos, "e4g8");
+    assert_eq!(xv::wire_text(v, &pos, &moves, m), "e4g8");
+    assert_eq!(xv::parse_wire(v, &pos, "e4f6,f6g8"), Ok(m));
+    // Over g6 too (e5-g6-... is no leap to g9: g6 to g9 is three ranks), but over h7? No: h7
+    // is not a knight leap from e5. f7 is the only square between e5 and g9.
+    assert!(xv::parse_wire(v, &pos, "e4g5,g5g8").is_err());
+    let first = xv::lift(v, &pos, &moves, &[sq("e5")]);
+    assert_eq!(mark_at(&first, "f7"), Some('C'), "{first}");
+    assert_eq!(mark_at(&first, "g9"), Some('R'), "{first}");
+    assert_eq!(mark_at(&first, "e5"), None, "{first}");
+    assert_eq!(
+        xv::put(v, &pos, &moves, &[sq("e5")], sq("f7")),
+        xv::Put::Leg
+    );
+    let second = xv::lift(v, &pos, &moves, &[sq("e5"), sq("f7")]);
+    assert_eq!(mark_at(&second, "g9"), Some('R'), "{second}");
+    // From f7 the second leap reaches d8 (e5-f7-d8), but never back to e5 (RULINGS §9 item 4).
+    assert_eq!(mark_at(&second, "d8"), Some('Y'), "{second}");
+    assert_eq!(mark_at(&second, "e5"), None, "{second}");
+}
+
+/// The mark a `highlight` line gives our square `s` on a 10x10 board.
+fn mark_at(line: &str, s: &str) -> Option<char> {
+    let target = sq(s);
+    let rows: Vec<&str> = line["highlight ".len()..].split('/').collect();
+    let row = rows[9 - target.rank() as usize];
+    let mut file = 0;
+    let mut digits = String::new();
+    for c in row.chars().chain(std::iter::once('/')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        file += digits.parse::<u8>().unwrap_or(0);
+        digits.clear();
+        if c == '/' {
+            break;
+        }
+        if file == target.file() {
+            return Some(c);
+        }
+        file += 1;
+    }
+    None
+}
+
+/// The 20th move is sent with a letter that names no piece, so that XBoard removes the
+/// exploded Existentialist; hovering over its target shows the blast's victims.
+#[test]
+fn xboard_blast() {
+    use crate::protocol::xboard_variant as xv;
+    let v = get();
+    let pos = v
+        .parse_fen("9k/10/10/10/4x{c10,sz@70}5/10/10/10/yy8/X{c19}a7K w - - 0 30")
+        .unwrap();
+    let moves = legal(v, &pos);
+    // a1 to c2 by a knight leap (CECP a0c1); the blast's rays from c2 start at b1's Archer.
+    let m = cecp(v, &pos, "a0c1");
+    let text = xv::wire_text(v, &pos, &moves, m);
+    assert!(text.starts_with("a0c1") && text.len() == 5, "{text}");
+    assert!(xv::carries(v, &pos, m));
+    assert_eq!(xv::parse_wire(v, &pos, &text), Ok(m));
+    let hover = xv::hover(v, &pos, &moves, &[sq("a1")], sq("c2")).unwrap();
+    assert_eq!(mark_at(&hover, "b1"), Some('G'), "{hover}");
 }

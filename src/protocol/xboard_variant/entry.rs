@@ -1,0 +1,555 @@
+//! Moves between us and XBoard: the text each legal move travels as (`wire_text`), reading
+//! XBoard's texts back (`parse_wire`, `parse_kill_san`, `parse_xboard_san`), and entry by clicks.
+//!
+//! A move XBoard can carry has a *path*: the squares a user clicks (the piece, then each leg's
+//! end) and the letter XBoard is told after the last. `lift`, `put` and `hover` answer from the
+//! paths of the legal moves alone, so every game's clicks work the same way: cyan for a leg that
+//! goes on, magenta where XBoard must ask for a letter, red for captures and side effects, yellow
+//! otherwise.
+
+use super::colour_board;
+use super::view::{self, Path, Shown};
+use crate::board::Position;
+use crate::core::{Move, MoveKind, MoveList, Square};
+use crate::notation::{
+    move_text, parse_move, parse_san_with, parse_square, piece_letter, split_squares, square_text,
+    Dialect, MoveError,
+};
+use crate::rules::Rules;
+use crate::variants::Variant;
+
+/// Whether XBoard knows the game's rules itself (`normal`): it then applies moves by its own
+/// rules, and the engine sends the plain CECP text.
+fn builtin(variant: &dyn Variant) -> bool {
+    variant.rules().spec.xboard_builtin.is_some()
+}
+
+/// The text of `m` before any letter for XBoard's board: the CECP move text, except a switch in
+/// place, which goes out and back through an empty square (`switch_via`).
+fn base_text(variant: &dyn Variant, pos: &Position, moves: &MoveList, m: Move) -> String {
+    let rules = variant.rules();
+    let text = move_text(variant, Dialect::Cecp, m);
+    let via = switch_via(rules, pos, moves, m.from());
+    let Some(via) = via.filter(|_| m.kind() == MoveKind::Transform) else {
+        return text;
+    };
+    let sq = |s| square_text(rules.geometry(), Dialect::Cecp, s);
+    let letter = m.piece().map_or('?', |k| {
+        piece_letter(rules, Dialect::Cecp, k).to_ascii_lowercase()
+    });
+    format!(
+        "{}{},{}{}{letter}",
+        sq(m.from()),
+        sq(via),
+        sq(via),
+        sq(m.from())
+    )
+}
+
+/// A move as sent to XBoard. For a game XBoard does not know, a letter is added where XBoard
+/// would otherwise show the wrong piece on the move's last square (XBoard 4.9.1 puts the piece
+/// a suffix names there): the host of a merge, or no piece (`view::vanish_letter`) where the
+/// mover dies.
+pub fn wire_text(variant: &dyn Variant, pos: &Position, moves: &MoveList, m: Move) -> String {
+    let text = base_text(variant, pos, moves, m);
+    if builtin(variant) {
+        return text;
+    }
+    let rules = variant.rules();
+    let Some(path) = Path::parse(rules, &text).filter(|p| p.suffix.is_none()) else {
+        return text;
+    };
+    let before = Shown::of(rules, pos);
+    let Some(theirs) = view::apply(rules, &before, &path, pos.turn(), ep(pos, &path)) else {
+        return text;
+    };
+    let ours = Shown::of(rules, &variant.play(pos, m));
+    match ours.at(path.to()) {
+        o if o == theirs.at(path.to()) => text,
+        Some((_, letter)) => format!("{text}{}", letter.to_ascii_lowercase()),
+        None => format!("{text}{}", view::vanish_letter(rules)),
+    }
+}
+
+/// Whether XBoard may take a diagonal move onto `path`'s end for en passant.
+fn ep(pos: &Position, path: &Path) -> bool {
+    pos.ep_targets().contains(path.to())
+}
+
+/// Whether XBoard 4.9.1 applies `m` (legal in `pos`) to its own board so that every piece of
+/// ours stands where XBoard shows it, and the game allows it (`Hooks::xboard_carries`). Under
+/// CECP the engine does not choose other moves while it has these, and `lift` does not offer
+/// them.
+pub fn carries(variant: &dyn Variant, pos: &Position, m: Move) -> bool {
+    if !variant.xboard_carries(pos, m) {
+        return false;
+    }
+    let rules = variant.rules();
+    if builtin(variant) {
+        // XBoard's own rules: only a Pawn's diagonal step onto the en-passant square without
+        // capturing is misread (as en passant).
+        let p = pos.piece_at(m.from());
+        return !(m.kind() == MoveKind::Normal
+            && p.is_some()
+            && rules.en_passant.contains(p.kind())
+            && pos.ep_targets().contains(m.to())
+            && m.from().file() != m.to().file());
+    }
+    let mut moves = MoveList::new();
+    variant.legal_moves(pos, &mut moves);
+    let text = wire_text(variant, pos, &moves, m);
+    if text.contains('@') {
+        // Drops and passes: XBoard applies them as we do.
+        return true;
+    }
+    let Some(path) = Path::parse(rules, &text) else {
+        return false;
+    };
+    let before = Shown::of(rules, pos);
+    view::apply(rules, &before, &path, pos.turn(), ep(pos, &path))
+        .is_some_and(|theirs| theirs.holds_all_of(&Shown::of(rules, &variant.play(pos, m))))
+}
+
+/// A legal move with a path that enters it by clicks.
+struct Entry {
+    m: Move,
+    path: Path,
+}
+
+/// Every path of every legal move XBoard carries: its wire text's, and the game's alternatives
+/// (`Hooks::xboard_paths`). A move whose suffix names no piece is entered without it (XBoard
+/// cannot be asked for such a letter); XBoard then keeps the mover on its last square.
+fn entries(variant: &dyn Variant, pos: &Position, moves: &MoveList) -> Vec<Entry> {
+    let rules = variant.rules();
+    let table_letter = |c: char| super::piece_table(rules).contains(c.to_ascii_uppercase());
+    let mut out = Vec::new();
+    for &m in moves.iter() {
+        let Some(mut path) = Path::parse(rules, &wire_text(variant, pos, moves, m)) else {
+            continue;
+        };
+        if !carries(variant, pos, m) {
+            continue;
+        }
+        path.suffix = path.suffix.filter(|&c| table_letter(c));
+        for squares in variant.xboard_paths(pos, m) {
+            out.push(Entry {
+                m,
+                path: Path {
+                    squares,
+                    suffix: path.suffix,
+                },
+            });
+        }
+        out.push(Entry { m, path });
+    }
+    out
+}
+
+/// The squares other than the mover's and the last whose piece `m` removes or changes: an
+/// en-passant victim, a shot's, a blast's.
+fn victims(variant: &dyn Variant, pos: &Position, e: &Entry) -> Vec<Square> {
+    let rules = variant.rules();
+    let before = Shown::of(rules, pos);
+    let after = Shown::of(rules, &variant.play(pos, e.m));
+    rules
+        .geometry()
+        .board()
+        .into_iter()
+        .filter(|&s| s != e.path.from() && s != e.path.to())
+        .filter(|&s| before.at(s).is_some() && before.at(s) != after.at(s))
+        .collect()
+}
+
+/// How `lift` marks a square, the stronger first.
+fn mark(variant: &dyn Variant, pos: &Position, e: &Entry, at: usize) -> char {
+    let last = at + 1 == e.path.squares.len();
+    if !last {
+        'C'
+    } else if e.path.suffix.is_some() {
+        'M'
+    } else if enemy_on(pos, e.path.to()) || !victims(variant, pos, e).is_empty() {
+        'R'
+    } else {
+        'Y'
+    }
+}
+
+/// `highlight` for the next click after `clicked` (the lifted piece's square, then the legs
+/// entered so far): the squares that go on (cyan), end a move (magenta where XBoard must ask
+/// for the letter, red for a capture or side effect, yellow otherwise), and after a leg the
+/// square reached, where a second click ends the move.
+pub fn lift(variant: &dyn Variant, pos: &Position, moves: &MoveList, clicked: &[Square]) -> String {
+    let rank = |c: char| "YRMC".find(c).unwrap_or(0);
+    let mut marks: Vec<(Square, char)> = Vec::new();
+    if clicked.first().is_some_and(|&s| super::can_lift(pos, s)) {
+        for e in entries(variant, pos, moves) {
+            let squares = &e.path.squares;
+            if !squares.starts_with(clicked) {
+                continue;
+            }
+            let at = if squares.len() > clicked.len() {
+                clicked.len()
+            } else if clicked.len() >= 2 {
+                clicked.len() - 1
+            } else {
+                continue;
+            };
+            let c = mark(variant, pos, &e, at);
+            match marks.iter_mut().find(|(s, _)| *s == squares[at]) {
+                Some((_, old)) if rank(c) > rank(*old) => *old = c,
+                Some(_) => {}
+                None => marks.push((squares[at], c)),
+            }
+        }
+    }
+    let board = colour_board(variant.rules(), |sq| {
+        marks.iter().find(|(s, _)| *s == sq).map(|&(_, c)| c)
+    });
+    format!("highlight {board}")
+}
+
+/// What a `put` on `sq` after `clicked` asks of the engine.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Put {
+    /// A leg that goes on: XBoard lifts the piece again from `sq`.
+    Leg,
+    /// The move ends here with a letter to choose: the `choice` line.
+    Choice(String),
+    /// Nothing to say.
+    Nothing,
+}
+
+/// The answer to `put sq` after `clicked`.
+pub fn put(
+    variant: &dyn Variant,
+    pos: &Position,
+    moves: &MoveList,
+    clicked: &[Square],
+    sq: Square,
+) -> Put {
+    let mut reached = clicked.to_vec();
+    reached.push(sq);
+    let all = entries(variant, pos, moves);
+    if all
+        .iter()
+        .any(|e| e.path.squares.len() > reached.len() && e.path.squares.starts_with(&reached))
+    {
+        return Put::Leg;
+    }
+    // A second click on the square a leg reached ends the move there.
+    let ending = if clicked.len() >= 2 && clicked.last() == Some(&sq) {
+        clicked
+    } else {
+        &reached[..]
+    };
+    let mut letters = String::new();
+    for e in all.iter().filter(|e| e.path.squares == ending) {
+        if let Some(c) = e.path.suffix.map(|c| c.to_ascii_uppercase()) {
+            if !letters.contains(c) {
+                letters.push(c);
+            }
+        }
+    }
+    if letters.is_empty() {
+        Put::Nothing
+    } else {
+        Put::Choice(format!("choice {letters}"))
+    }
+}
+
+/// `highlight` of the side effects of the moves ending on `sq` after `clicked` (green), if any.
+pub fn hover(
+    variant: &dyn Variant,
+    pos: &Position,
+    moves: &MoveList,
+    clicked: &[Square],
+    sq: Square,
+) -> Option<String> {
+    let mut reached = clicked.to_vec();
+    reached.push(sq);
+    let mut marked: Vec<Square> = Vec::new();
+    for e in entries(variant, pos, moves)
+        .iter()
+        .filter(|e| e.path.squares == reached)
+    {
+        marked.extend(victims(variant, pos, e));
+    }
+    if marked.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "highlight {}",
+        colour_board(variant.rules(), |s| marked.contains(&s).then_some('G'))
+    ))
+}
+
+/// The legal move XBoard means by `text`: the common CECP text, a legal move's wire text, a
+/// path that enters it by clicks (a move whose letter names no piece is entered without it),
+/// or XBoard's forms of a switch in place. Besides `wire_text`'s `c1e3,e3c1m`
+/// (also what a user's clicks produce), XBoard 4.9.1 relays a Black switch to the other engine
+/// as `c8c8,e6b8`, losing the letter: it takes the empty kill square for a friendly piece and
+/// rewrites the move as castling. That form is read as the switch on c8 when there is exactly
+/// one.
+pub fn parse_wire(variant: &dyn Variant, pos: &Position, text: &str) -> Result<Move, MoveError> {
+    let plain = parse_move(variant, pos, Dialect::Cecp, text);
+    if plain.is_ok() {
+        return plain;
+    }
+    let mut moves = MoveList::new();
+    variant.legal_moves(pos, &mut moves);
+    let rules = variant.rules();
+    if let Some(m) = moves
+        .iter()
+        .copied()
+        .find(|&m| wire_text(variant, pos, &moves, m) == text)
+    {
+        return Ok(m);
+    }
+    if let Some(path) = Path::parse(rules, text) {
+        let entered: Vec<Move> = entries(variant, pos, &moves)
+            .into_iter()
+            .filter(|e| e.path == path)
+            .map(|e| e.m)
+            .collect();
+        if let [m, rest @ ..] = entered.as_slice() {
+            if rest.iter().all(|r| r == m) {
+                return Ok(*m);
+            }
+        }
+    }
+    switch_relay(variant, pos, &moves, text).ok_or(plain.unwrap_err())
+}
+
+/// XBoard's castling-shaped relay of a switch in place (`c8c8,e6b8`), or its out-and-back form
+/// with the letter on the last leg.
+fn switch_relay(
+    variant: &dyn Variant,
+    pos: &Position,
+    moves: &MoveList,
+    text: &str,
+) -> Option<Move> {
+    let (leg1, leg2) = text.split_once(',')?;
+    let geo = variant.rules().geometry();
+    let squares = |leg: &str| -> Option<(Square, Square, String)> {
+        let body = leg.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        let suffix = leg[body.len()..].to_string();
+        match split_squares(body)?.as_slice() {
+            [a, b] => Some((
+                parse_square(geo, Dialect::Cecp, a)?,
+                parse_square(geo, Dialect::Cecp, b)?,
+                suffix,
+            )),
+            _ => None,
+        }
+    };
+    let ((a, b, s1), (c, d, suffix)) = (squares(leg1)?, squares(leg2)?);
+    let switches: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| m.kind() == MoveKind::Transform && m.from() == a)
+        .collect();
+    if a != b && c == b && d == a && s1.is_empty() {
+        switches.iter().copied().find(|&m| {
+            move_text(variant, Dialect::Cecp, m).ends_with(&suffix) && !suffix.is_empty()
+        })
+    } else if a == b
+        && switches.len() == 1
+        && pos.piece_at(c).is_none()
+        && d.rank() == a.rank()
+        && s1.is_empty()
+        && suffix.is_empty()
+    {
+        // The via square (empty) to a square on the switch's rank.
+        Some(switches[0])
+    } else {
+        None
+    }
+}
+
+/// The empty square a switch in place at `sq` passes through in XBoard's form. XBoard 4.9.1
+/// refuses a move whose origin is its target unless it has a kill square, and empties that
+/// square, so a switch travels as `c1e3,e3c1m` through an empty square: the nearest one that is
+/// no target of the piece's own moves, so that a click there cannot mean another move.
+pub fn switch_via(rules: &Rules, pos: &Position, moves: &MoveList, sq: Square) -> Option<Square> {
+    let targets: Vec<Square> = moves
+        .iter()
+        .filter(|m| m.from() == sq)
+        .map(|m| match m.kind() {
+            MoveKind::TwoLeg => m.aux().unwrap_or(m.to()),
+            _ => m.to(),
+        })
+        .collect();
+    let distance = |t: Square| {
+        (t.file().abs_diff(sq.file())).max(t.rank().abs_diff(sq.rank())) as usize * 1000 + t.index()
+    };
+    (rules.geometry().board() & !pos.occupied())
+        .into_iter()
+        .filter(|t| !targets.contains(t))
+        .min_by_key(|&t| distance(t))
+}
+
+/// A move in XBoard's SAN for moves with a kill square (`Bc1e3-c1m`: the piece, its square, the
+/// kill square, `-` or `x`, the target and the letter), which is how XBoard 4.9.1 writes a
+/// multi-leg move into its PGN.
+pub fn parse_kill_san(
+    variant: &dyn Variant,
+    pos: &Position,
+    text: &str,
+) -> Result<Move, MoveError> {
+    let malformed = || MoveError::Malformed(text.to_string());
+    let clean: String = text
+        .trim_start_matches(|c: char| c.is_ascii_uppercase())
+        .chars()
+        .filter(|c| !matches!(c, '+' | '#' | '!' | '?' | '='))
+        .collect();
+    let cut = clean
+        .char_indices()
+        .find(|&(i, c)| (c == '-' || c == 'x') && i > 0 && clean.as_bytes()[i - 1].is_ascii_digit())
+        .map(|(i, _)| i)
+        .ok_or_else(malformed)?;
+    let (first, last) = (&clean[..cut], &clean[cut + 1..]);
+    let squares = split_squares(first).ok_or_else(malformed)?;
+    // The target square: its file letter and rank digits, before any letter.
+    let square_end = last
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| !c.is_ascii_digit())
+        .map_or(last.len(), |(i, _)| i);
+    let target = &last[..square_end];
+    let (from, kill) = match squares.as_slice() {
+        [from, kill] => (*from, *kill),
+        // XBoard leaves out the origin when the piece is unambiguous; a switch in place starts
+        // where it ends.
+        [kill] => (target, *kill),
+        _ => return Err(malformed()),
+    };
+    parse_wire(variant, pos, &format!("{from}{kill},{kill}{last}"))
+}
+
+/// A move in XBoard's SAN (`Nf3`, `Ag9=C`), where the letter after `=` may be the one
+/// `wire_text` added for XBoard's board.
+pub fn parse_xboard_san(
+    variant: &dyn Variant,
+    pos: &Position,
+    text: &str,
+) -> Result<Move, MoveError> {
+    let mut moves = MoveList::new();
+    variant.legal_moves(pos, &mut moves);
+    let suffix = |m: Move| {
+        wire_text(variant, pos, &moves, m)
+            .chars()
+            .last()
+            .filter(|c| c.is_ascii_alphabetic())
+    };
+    parse_san_with(variant, pos, Dialect::Cecp, text, &suffix)
+}
+
+/// Whether an enemy of the side to move stands on `sq`.
+fn enemy_on(pos: &Position, sq: Square) -> bool {
+    let p = pos.piece_at(sq);
+    p.is_some() && p.color() != pos.turn()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::by_name;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    fn legal(v: &dyn Variant, pos: &Position) -> MoveList {
+        let mut moves = MoveList::new();
+        v.legal_moves(pos, &mut moves);
+        moves
+    }
+
+    #[test]
+    fn lift_marks_targets() {
+        let chess = by_name("chess").unwrap();
+        let pos = chess
+            .parse_fen("4k3/1P6/8/3pP3/8/8/8/4K3 w - d6 0 1")
+            .unwrap();
+        let moves = legal(chess, &pos);
+        assert_eq!(
+            lift(chess, &pos, &moves, &[sq("e2")]),
+            "highlight 8/8/8/8/8/8/8/8"
+        );
+        assert_eq!(
+            lift(chess, &pos, &moves, &[sq("e5")]),
+            "highlight 8/8/3RY3/8/8/8/8/8"
+        );
+        assert_eq!(
+            lift(chess, &pos, &moves, &[sq("b7")]),
+            "highlight 1M6/8/8/8/8/8/8/8"
+        );
+        assert_eq!(
+            put(chess, &pos, &moves, &[sq("b7")], sq("b8")),
+            Put::Choice("choice QRBN".into())
+        );
+        assert_eq!(
+            hover(chess, &pos, &moves, &[sq("e5")], sq("d6")).as_deref(),
+            Some("highlight 8/8/8/3G4/8/8/8/8")
+        );
+        // Black's pieces are not White's to lift.
+        assert_eq!(
+            lift(chess, &pos, &moves, &[sq("e8")]),
+            "highlight 8/8/8/8/8/8/8/8"
+        );
+    }
+
+    /// XBoard 4.9.1 forms of Magician's switch in place: out through an empty square and back,
+    /// Black's as XBoard relays it (letter lost), and the SAN XBoard writes in its PGN.
+    #[test]
+    fn switch_in_place_in_xboard_forms() {
+        let v = by_name("magician").unwrap();
+        let rules = v.rules();
+        let pos = v.start_position();
+        let moves = legal(v, &pos);
+        let switch = moves
+            .iter()
+            .copied()
+            .find(|m| m.kind() == MoveKind::Transform && m.from() == sq("c1"))
+            .unwrap();
+        let text = wire_text(v, &pos, &moves, switch);
+        let via = switch_via(rules, &pos, &moves, switch.from()).unwrap();
+        assert!(pos.piece_at(via).is_none());
+        let v_text = square_text(rules.geometry(), Dialect::Cecp, via);
+        assert_eq!(text, format!("c1{v_text},{v_text}c1m"));
+        assert_eq!(parse_wire(v, &pos, &text), Ok(switch));
+        assert_eq!(parse_wire(v, &pos, "c1c1m"), Ok(switch));
+        assert_eq!(
+            parse_kill_san(v, &pos, &format!("Bc1{v_text}-c1m")),
+            Ok(switch)
+        );
+        assert_eq!(
+            parse_kill_san(v, &pos, &format!("B{v_text}-c1m")),
+            Ok(switch)
+        );
+        assert!(
+            parse_wire(v, &pos, "c1c3,c3c1q").is_err(),
+            "no switch into a queen"
+        );
+        // Black, after 1.e4: XBoard relays `c8e6,e6c8m` as `c8c8,e6b8`.
+        let black = v.play(&pos, parse_move(v, &pos, Dialect::Cecp, "e2e4").unwrap());
+        assert!(
+            parse_wire(v, &black, "c8c8,e7b8").is_err(),
+            "e7 is not empty"
+        );
+        let m = parse_wire(v, &black, "c8c8,e6b8").unwrap();
+        assert_eq!((m.kind(), m.from()), (MoveKind::Transform, sq("c8")));
+        // Clicks: the lifted Bishop marks its empty via square cyan; a put there goes on, and
+        // the lift from it marks the Bishop's own square magenta, where XBoard asks for the
+        // letter.
+        let board = lift(v, &pos, &moves, &[sq("c1")]);
+        assert!(board.contains('C'), "{board}");
+        assert_eq!(put(v, &pos, &moves, &[sq("c1")], via), Put::Leg);
+        let back = lift(v, &pos, &moves, &[sq("c1"), via]);
+        assert_eq!(back, format!("highlight 8/8/8/8/8/8/8/2M5"));
+        assert_eq!(
+            put(v, &pos, &moves, &[sq("c1"), via], sq("c1")),
+            Put::Choice("choice M".into())
+        );
+    }
+}

@@ -1,0 +1,187 @@
+//! XBoard's own board: what XBoard 4.9.1 shows of a position of an engine-defined game, and what
+//! it does to that board when it applies a move in our CECP text. XBoard knows only the piece
+//! letters; it applies a move by its squares, its kill squares and its promotion letter, plus a
+//! few rules of its own (the King's castling drag, the Pawn's en-passant guess). Comparing its
+//! board after a move with ours tells which moves XBoard can carry (`carries`) and which letter
+//! makes it show the right piece (`super::entry::wire_text`).
+
+use super::piece_table;
+use crate::board::Position;
+use crate::core::{Color, Square};
+use crate::notation::{piece_letter, split_squares, Dialect};
+use crate::rules::Rules;
+
+/// A square as XBoard shows it: a piece letter and its side, or nothing.
+pub type Cell = Option<(Color, char)>;
+
+/// XBoard's board of one game: one cell per square index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    cells: Vec<Cell>,
+}
+
+impl Shown {
+    /// The board XBoard shows for `pos` when it has followed every move.
+    pub fn of(rules: &Rules, pos: &Position) -> Shown {
+        let mut cells = vec![None; crate::core::square::NUM_SQUARES];
+        for sq in rules.geometry().board() {
+            let p = pos.piece_at(sq);
+            if p.is_some() {
+                cells[sq.index()] = Some((p.color(), piece_letter(rules, Dialect::Cecp, p.kind())));
+            }
+        }
+        Shown { cells }
+    }
+
+    /// What stands on `sq`.
+    pub fn at(&self, sq: Square) -> Cell {
+        self.cells[sq.index()]
+    }
+
+    fn set(&mut self, sq: Square, cell: Cell) {
+        self.cells[sq.index()] = cell;
+    }
+
+    /// Whether every piece of `ours` stands on this board too, with its letter and side. XBoard
+    /// may show more: pieces a game's effect removed elsewhere (a blast's victims) stay on its
+    /// board, which is harmless, since no move of ours starts there.
+    pub fn holds_all_of(&self, ours: &Shown) -> bool {
+        ours.cells
+            .iter()
+            .zip(&self.cells)
+            .all(|(o, x)| o.is_none() || o == x)
+    }
+}
+
+/// A move's squares in XBoard's form: the squares clicked, in order (the mover's square, then
+/// each leg's end), and the letter after the last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Path {
+    /// The mover's square, then the end of each leg.
+    pub squares: Vec<Square>,
+    /// The letter after the last square, if any (lower case).
+    pub suffix: Option<char>,
+}
+
+impl Path {
+    /// Reads CECP text of chained legs (`c5d5,d5d6`, `e7e8q`): each leg starts where the last
+    /// ended. Drops, passes and unchained legs have no path.
+    pub fn parse(rules: &Rules, text: &str) -> Option<Path> {
+        let geo = rules.geometry();
+        let mut squares: Vec<Square> = Vec::new();
+        let mut suffix = None;
+        let legs: Vec<&str> = text.split(',').collect();
+        for (i, leg) in legs.iter().enumerate() {
+            // A trailing letter right after a rank's digits is a suffix, not a file.
+            let (body, letter) = match leg.char_indices().last() {
+                Some((at, c))
+                    if c.is_ascii_lowercase()
+                        && at > 0
+                        && leg.as_bytes()[at - 1].is_ascii_digit() =>
+                {
+                    (&leg[..at], Some(c))
+                }
+                _ => (*leg, None),
+            };
+            if letter.is_some() && i + 1 < legs.len() {
+                return None;
+            }
+            suffix = letter;
+            let parts = split_squares(body)?;
+            let [a, b] = parts.as_slice() else {
+                return None;
+            };
+            let (a, b) = (
+                crate::notation::parse_square(geo, Dialect::Cecp, a)?,
+                crate::notation::parse_square(geo, Dialect::Cecp, b)?,
+            );
+            match squares.last() {
+                None => squares.extend([a, b]),
+                Some(&end) if end == a => squares.push(b),
+                Some(_) => return None,
+            }
+        }
+        Some(Path { squares, suffix })
+    }
+
+    /// The mover's square.
+    pub fn from(&self) -> Square {
+        self.squares[0]
+    }
+
+    /// The last square.
+    pub fn to(&self) -> Square {
+        *self.squares.last().expect("a path has two squares or more")
+    }
+}
+
+/// XBoard's letters of the game: its piece table's first half, the royal piece last.
+fn table(rules: &Rules) -> Vec<char> {
+    let t = piece_table(rules);
+    t[..t.len() / 2].chars().collect()
+}
+
+/// A lower-case letter that names no piece of the game: as a move's suffix, XBoard 4.9.1 puts an
+/// empty square on the move's last square. `x` is left out: XBoard reads it as a capture mark.
+pub fn vanish_letter(rules: &Rules) -> char {
+    let table = table(rules);
+    ('a'..='z')
+        .rev()
+        .find(|&c| c != 'x' && !table.contains(&c.to_ascii_uppercase()))
+        .unwrap_or('z')
+}
+
+/// XBoard's board after it applies `path` for `mover` (XBoard 4.9.1 `ApplyMove`, legality
+/// testing off), or `None` where XBoard refuses the move: no piece of the mover's on the first
+/// square, a move that starts where it ends without a kill square, more than three legs.
+pub fn apply(rules: &Rules, before: &Shown, path: &Path, mover: Color, ep: bool) -> Option<Shown> {
+    let (from, to) = (path.from(), path.to());
+    let kills = &path.squares[1..path.squares.len() - 1];
+    let piece = before.at(from).filter(|&(c, _)| c == mover)?;
+    if kills.len() > 2 || (from == to && kills.is_empty()) {
+        return None;
+    }
+    let table = table(rules);
+    let king = *table.last().expect("a piece table");
+    let pawn = table.first().copied().filter(|&c| c == 'P');
+    let mut board = before.clone();
+    for &k in kills {
+        board.set(k, None);
+    }
+    let (df, dr) = (
+        to.file() as i8 - from.file() as i8,
+        to.rank() as i8 - from.rank() as i8,
+    );
+    let edge = from.file() == 0 || from.file() + 1 == rules.geometry().files();
+    if piece.1 == king && dr == 0 && df.abs() >= 2 && !edge {
+        // The King's castling: XBoard drags the nearest piece beyond its first step to the
+        // square the King crosses.
+        let step = df.signum();
+        let mut rook_sq = from.offset(step, 0);
+        while let Some(s) = rook_sq {
+            let last = s.file() == 0 || s.file() + 1 == rules.geometry().files();
+            if board.at(s).is_some() || last {
+                break;
+            }
+            rook_sq = s.offset(step, 0);
+        }
+        let rook = rook_sq.and_then(|s| board.at(s));
+        if let (Some(s), Some(cross)) = (rook_sq, to.offset(-step, 0)) {
+            board.set(s, None);
+            board.set(cross, rook);
+        }
+    } else if Some(piece.1) == pawn && df != 0 && board.at(to).is_none() && ep {
+        // The Pawn's diagonal move onto the en-passant square: XBoard removes the piece behind.
+        let behind = to.offset(0, if mover == Color::White { -1 } else { 1 });
+        if let Some(b) = behind {
+            board.set(b, None);
+        }
+    }
+    board.set(from, None);
+    board.set(to, Some(piece));
+    if let Some(c) = path.suffix {
+        let upper = c.to_ascii_uppercase();
+        board.set(to, table.contains(&upper).then_some((mover, upper)));
+    }
+    Some(board)
+}
