@@ -602,6 +602,7 @@ impl Session {
             "check": view::checked_royals(v, pos),
             "legal": legal,
             "moves": self.move_list(),
+            "start_fullmove": game.start().fullmove(),
             "result": result,
             "pgn": self.pgn(outcome.as_ref()),
             "thinking": self.search.is_some(),
