@@ -101,7 +101,12 @@ pub fn read_request(stream: &mut TcpStream) -> io::Result<Result<Option<Request>
         match stream.read(&mut chunk[..room]) {
             Ok(0) => return Ok(Ok(None)),
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
                 return Ok(Ok(None))
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -233,6 +238,29 @@ pub fn refuse(stream: &mut TcpStream, why: Refusal) -> io::Result<()> {
     )
 }
 
+/// Most bytes read and dropped after an answer, so that closing does not reset the connection
+/// before the client has read the answer (it may still be sending a body we refused).
+const DRAIN_BYTES: u64 = 1 << 20;
+/// How long the dropping may take.
+const DRAIN_TIME: Duration = Duration::from_millis(500);
+
+/// Ends a connection whose answer was written: no more writes, then what the client still
+/// sends is read and dropped for a short while.
+pub fn finish(stream: &mut TcpStream) {
+    let _ = stream.flush();
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(DRAIN_TIME));
+    let started = Instant::now();
+    let mut sink = [0u8; 4096];
+    let mut left = DRAIN_BYTES;
+    while left > 0 && started.elapsed() < DRAIN_TIME {
+        match stream.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => left = left.saturating_sub(n as u64),
+        }
+    }
+}
+
 /// The 101 answer that switches a connection to WebSocket.
 pub fn switch_protocols(stream: &mut TcpStream, key: &str) -> io::Result<()> {
     let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
@@ -246,10 +274,8 @@ pub fn switch_protocols(stream: &mut TcpStream, key: &str) -> io::Result<()> {
 /// Whether the request asks for a WebSocket (RFC 6455 section 4.2.1), and its key if so.
 pub fn websocket_key(req: &Request) -> Option<&str> {
     let has_token = |name: &str, token: &str| {
-        req.header(name).is_some_and(|v| {
-            v.split(',')
-                .any(|t| t.trim().eq_ignore_ascii_case(token))
-        })
+        req.header(name)
+            .is_some_and(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
     };
     let key = req.header("sec-websocket-key")?;
     let valid_key = key.len() == 24 && key.is_ascii();
@@ -299,9 +325,7 @@ mod tests {
             "Host: 127.0.0.1:8000\r\nOrigin: https://127.0.0.1:8000\r\n"
         )));
         assert!(!allowed.admits(&with("")));
-        assert!(!allowed.admits(&with(
-            "Host: 127.0.0.1:8000\r\nHost: evil.example\r\n"
-        )));
+        assert!(!allowed.admits(&with("Host: 127.0.0.1:8000\r\nHost: evil.example\r\n")));
     }
 
     #[test]

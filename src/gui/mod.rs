@@ -191,17 +191,29 @@ fn connection(mut stream: TcpStream, allowed: &Allowed, sessions: &Arc<Slots>) -
     let req = match http::read_request(&mut stream)? {
         Ok(Some(req)) => req,
         Ok(None) => return Ok(()),
-        Err(why) => return http::refuse(&mut stream, why),
+        Err(why) => {
+            http::refuse(&mut stream, why)?;
+            http::finish(&mut stream);
+            return Ok(());
+        }
     };
     match route(&req, allowed) {
-        Route::Asset(content_type, body) => http::respond(
-            &mut stream,
-            (200, "OK"),
-            content_type,
-            body.as_bytes(),
-            req.method == "HEAD",
-        ),
-        Route::Refuse(why) => http::refuse(&mut stream, why),
+        Route::Asset(content_type, body) => {
+            http::respond(
+                &mut stream,
+                (200, "OK"),
+                content_type,
+                body.as_bytes(),
+                req.method == "HEAD",
+            )?;
+            http::finish(&mut stream);
+            Ok(())
+        }
+        Route::Refuse(why) => {
+            http::refuse(&mut stream, why)?;
+            http::finish(&mut stream);
+            Ok(())
+        }
         Route::WebSocket(key) => {
             let Some(slot) = sessions.take() else {
                 return http::refuse(&mut stream, Refusal::Busy);
@@ -268,7 +280,10 @@ fn websocket(stream: TcpStream, rest: Vec<u8>) -> io::Result<()> {
             Ok(Message::Close(_)) => break,
             Ok(_) => {}
             Err(tungstenite::Error::Io(e))
-                if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {}
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) => {}
             // A protocol error, an oversized message or a closed connection ends the page's game.
             Err(_) => break,
         }
@@ -284,7 +299,10 @@ fn websocket(stream: TcpStream, rest: Vec<u8>) -> io::Result<()> {
         match ws.flush() {
             Ok(()) => {}
             Err(tungstenite::Error::Io(e))
-                if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {}
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) => {}
             Err(_) => break,
         }
     }

@@ -167,7 +167,7 @@ impl Session {
     /// Handles one command from the page; returns the messages to send back.
     pub fn handle(&mut self, text: &str) -> Vec<Value> {
         let Ok(cmd) = serde_json::from_str::<Value>(text) else {
-            return vec![error("not a JSON command")];
+            return vec![error("not a JSON command"), self.state()];
         };
         let arg = |k: &str| cmd.get(k).and_then(Value::as_str).unwrap_or("");
         let result = match cmd.get("cmd").and_then(Value::as_str) {
@@ -271,7 +271,8 @@ impl Session {
             return Err("FEN too long".into());
         }
         let v = self.engine.variant();
-        v.parse_fen(fen.trim()).map_err(|e| format!("FEN refused: {e}"))?;
+        v.parse_fen(fen.trim())
+            .map_err(|e| format!("FEN refused: {e}"))?;
         self.abandon_search();
         self.engine
             .set_position(Some(fen.trim()), &[], Dialect::Uci)
@@ -375,9 +376,12 @@ impl Session {
             self.engine.options.hash_mb = (h as usize).max(1);
         }
         if cmd.get("clock_ms").is_some() {
-            let control = base
-                .filter(|&b| b > 0)
-                .map(|b| (Duration::from_millis(b), Duration::from_millis(inc.unwrap_or(0))));
+            let control = base.filter(|&b| b > 0).map(|b| {
+                (
+                    Duration::from_millis(b),
+                    Duration::from_millis(inc.unwrap_or(0)),
+                )
+            });
             self.clocks = Clocks::new(control);
             self.forfeit = None;
         }

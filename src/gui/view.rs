@@ -112,7 +112,10 @@ fn diagrams(atoms: &[Atom]) -> Vec<Value> {
             for a in atoms.iter().filter(|a| a.files == files) {
                 add_atom(a, &mut cells, &mut slides);
             }
-            let cells: Vec<Value> = cells.iter().map(|&(x, y, m)| json!([x, y, m.to_string()])).collect();
+            let cells: Vec<Value> = cells
+                .iter()
+                .map(|&(x, y, m)| json!([x, y, m.to_string()]))
+                .collect();
             let slides: Vec<Value> = slides.iter().map(|&(x, y)| json!([x, y])).collect();
             let files = (files != crate::rules::betza::ALL_FILES).then(|| {
                 let f = |n: u8| (b'a' + n) as char;
@@ -161,7 +164,10 @@ pub fn pieces_json(v: &dyn Variant, pos: &Position) -> Vec<Value> {
         .map(|sq| {
             let piece = pos.piece_at(sq);
             let st = pos.state(sq);
-            let attached = st.attached.is_some().then(|| piece_code(rules, st.attached));
+            let attached = st
+                .attached
+                .is_some()
+                .then(|| piece_code(rules, st.attached));
             json!({
                 "square": sq.to_string(),
                 "piece": piece_code(rules, piece),

@@ -376,7 +376,11 @@ pub fn generic_state_labels(rules: &Rules, pos: &Position, sq: Square) -> Vec<St
         }
     }
     if let Some(spell) = st.spell {
-        let letter = letters.spells.get(spell.kind.0 as usize).copied().unwrap_or('?');
+        let letter = letters
+            .spells
+            .get(spell.kind.0 as usize)
+            .copied()
+            .unwrap_or('?');
         out.push(format!("s{letter}@{}", spell_end(pos, spell.left)));
     }
     if st.attached.is_some() {
