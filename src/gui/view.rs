@@ -254,6 +254,27 @@ mod tests {
     }
 
     #[test]
+    fn state_labels_say_what_the_rules_mean() {
+        // docs/rules/existentialist.md: a Bobber's range is counter + 1; the Existentialist's
+        // next step is counter % 10 + 1; `f` is the fire streak.
+        let v = variants::by_name("existentialist").unwrap();
+        let pos = v
+            .parse_fen("4k5/10/10/10/10/4O{c3}5/10/4X{c4}5/4N{aA,f1}5/4K5 w - - 0 1")
+            .unwrap();
+        let labels = |s: &str| v.describe_state(&pos, Square::parse(s).unwrap());
+        assert_eq!(labels("e5"), vec!["range 4"]);
+        assert_eq!(labels("e3"), vec!["step 5"]);
+        assert_eq!(labels("e2"), vec!["+archer", "shots 1"]);
+        assert!(labels("e1").is_empty());
+        // Chess has no state: the generic labels are empty.
+        let chess = variants::by_name("chess").unwrap();
+        let start = chess.start_position();
+        assert!(chess
+            .describe_state(&start, Square::parse("e1").unwrap())
+            .is_empty());
+    }
+
+    #[test]
     fn codes_of_pieces_and_sides() {
         let chess = variants::by_name("chess").unwrap();
         let rules = chess.rules();
