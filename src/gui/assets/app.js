@@ -120,6 +120,8 @@ function buildBoard() {
   board.style.gridTemplateColumns = `repeat(${v.files}, ${size}px)`;
   board.style.gridTemplateRows = `repeat(${v.ranks}, ${size}px)`;
   board.innerHTML = "";
+  // Named boards have frames of their own; the rectangle around them is only a layout.
+  board.classList.toggle("boards", v.regions.length > 0);
   const playable = new Set(v.squares);
   const regionOf = new Map();
   v.regions.forEach((reg, i) => reg.squares.forEach((s) => regionOf.set(s, i)));
