@@ -59,7 +59,7 @@ pub enum Refusal {
     UpgradeRequired,
     /// 431: a head over the limit.
     HeadersTooLarge,
-    /// 503: too many connections at once.
+    /// 429: too many connections at once.
     Busy,
 }
 
@@ -74,7 +74,7 @@ impl Refusal {
             Refusal::PayloadTooLarge => (413, "Payload Too Large"),
             Refusal::UpgradeRequired => (426, "Upgrade Required"),
             Refusal::HeadersTooLarge => (431, "Request Header Fields Too Large"),
-            Refusal::Busy => (503, "Service Unavailable"),
+            Refusal::Busy => (429, "Too Many Requests"),
         }
     }
 }
@@ -154,10 +154,14 @@ fn parse_head(head: &[u8], rest: Vec<u8>) -> Result<Request, Refusal> {
 #[derive(Clone, Debug)]
 pub struct Allowed {
     hosts: Vec<String>,
+    /// Listening on every address (`0.0.0.0`, `::`): any IP address with our port is ours. A
+    /// DNS name is not, so DNS rebinding is still refused.
+    any_ip: Option<u16>,
 }
 
 impl Allowed {
-    /// What a server on `addr` accepts.
+    /// What a server on `addr` accepts (the loopback names too when it listens on loopback or
+    /// on every address).
     pub fn new(addr: std::net::SocketAddr) -> Allowed {
         let port = addr.port();
         let ip = addr.ip();
@@ -165,13 +169,23 @@ impl Allowed {
             std::net::IpAddr::V4(v4) => format!("{v4}:{port}"),
             std::net::IpAddr::V6(v6) => format!("[{v6}]:{port}"),
         }];
-        if ip.is_loopback() {
+        if ip.is_loopback() || ip.is_unspecified() {
             hosts.push(format!("localhost:{port}"));
             hosts.push(format!("127.0.0.1:{port}"));
             hosts.push(format!("[::1]:{port}"));
         }
         hosts.dedup();
-        Allowed { hosts }
+        let any_ip = ip.is_unspecified().then_some(port);
+        Allowed { hosts, any_ip }
+    }
+
+    /// Whether `host` (`name:port`) names this server.
+    fn ours(&self, host: &str) -> bool {
+        self.hosts.iter().any(|a| a.eq_ignore_ascii_case(host))
+            || self.any_ip.is_some_and(|port| {
+                host.parse::<std::net::SocketAddr>()
+                    .is_ok_and(|a| a.port() == port)
+            })
     }
 
     /// The URL to open.
@@ -185,13 +199,10 @@ impl Allowed {
         if req.header_count("host") != 1 || req.header_count("origin") > 1 {
             return false;
         }
-        let host_ok = req
-            .header("host")
-            .is_some_and(|h| self.hosts.iter().any(|a| a.eq_ignore_ascii_case(h)));
-        let origin_ok = req.header("origin").is_none_or(|o| {
-            o.strip_prefix("http://")
-                .is_some_and(|h| self.hosts.iter().any(|a| a.eq_ignore_ascii_case(h)))
-        });
+        let host_ok = req.header("host").is_some_and(|h| self.ours(h));
+        let origin_ok = req
+            .header("origin")
+            .is_none_or(|o| o.strip_prefix("http://").is_some_and(|h| self.ours(h)));
         host_ok && origin_ok
     }
 }
@@ -326,6 +337,16 @@ mod tests {
         )));
         assert!(!allowed.admits(&with("")));
         assert!(!allowed.admits(&with("Host: 127.0.0.1:8000\r\nHost: evil.example\r\n")));
+    }
+
+    #[test]
+    fn on_every_address_any_ip_with_our_port_is_ours_but_no_name() {
+        let allowed = Allowed::new("0.0.0.0:8000".parse().unwrap());
+        let with = |extra: &str| req(&format!("GET / HTTP/1.1\r\n{extra}\r\n")).unwrap();
+        assert!(allowed.admits(&with("Host: 192.168.1.20:8000\r\n")));
+        assert!(!allowed.admits(&with("Host: 192.168.1.20:9000\r\n")));
+        assert!(!allowed.admits(&with("Host: attacker.example:8000\r\n")));
+        assert!(allowed.admits(&with("Host: localhost:8000\r\n")));
     }
 
     #[test]

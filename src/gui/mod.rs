@@ -19,7 +19,7 @@ use std::time::Duration;
 use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
-/// Most connections served at once; more are answered 503 at once.
+/// Most connections served at once; more are answered 429 at once.
 const MAX_CONNECTIONS: usize = 64;
 /// Most pages playing at once (each has its own engine and transposition table).
 const MAX_SESSIONS: usize = 8;
