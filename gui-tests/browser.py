@@ -269,6 +269,19 @@ def test_engine_reply_and_undo(p, name, game):
     check(p.fen() == start, f"after undo #fen is '{p.fen()}', not the start")
 
 
+def test_engine_against_itself(p, name):
+    p.load(name)
+    p.set_engine_time(0.1)
+    p.set_players("engine", "engine", "random")
+    p.wait(lambda: p.moves() >= 4, "four moves of the engine against itself")
+    p.d.find_element(By.ID, "pause").click()
+    p.wait(lambda: p.d.execute_script("return page.pos.paused && !page.pos.thinking"), "the pause")
+    n = p.moves()
+    time.sleep(0.5)
+    check(p.moves() == n, "the engine moved while paused")
+    check(p.board_piece_count() == fen_piece_count(p.fen()), "pieces drawn differ from the FEN")
+
+
 def test_special(p, name, what, fen, clicks, expected):
     p.load(name)
     p.set_players("human", "human", "human")
@@ -363,6 +376,8 @@ def main():
         if args.only:
             names = [n for n in names if n == args.only]
         print(f"games: {', '.join(names)}", flush=True)
+        if "chess" in names:
+            run("chess: the engine against itself, paused", test_engine_against_itself, p, "chess")
         for name in names:
             game = GAMES.get(name)
             if game:
