@@ -13,6 +13,7 @@ pub mod core;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod gui;
 pub mod movegen;
 pub mod notation;
 pub mod perft;

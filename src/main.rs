@@ -54,6 +54,18 @@ enum Command {
     },
     /// Play engine-vs-engine games (cutechess-cli style options).
     Match(MatchArgs),
+    /// Serve a board for every game in the browser, on 127.0.0.1 unless told otherwise.
+    Gui {
+        /// Port to listen on; 0 lets the system choose.
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Address to listen on (anything but loopback lets other machines play).
+        #[arg(long, default_value = "127.0.0.1")]
+        address: std::net::IpAddr,
+        /// Do not open the system's browser; only print the URL.
+        #[arg(long)]
+        no_open: bool,
+    },
     /// Search fixed positions to a fixed depth; the node count is the search's checksum.
     Bench {
         /// Variant name; every variant when omitted.
@@ -633,6 +645,15 @@ fn main() -> ExitCode {
             variant,
             dialect,
         }) => pgn_check(&file, &variant, &dialect),
+        Some(Command::Gui {
+            port,
+            address,
+            no_open,
+        }) => menagerie::gui::run(&menagerie::gui::Options {
+            address,
+            port,
+            open: !no_open,
+        }),
         Some(Command::Variants) => {
             list_variants();
             Ok(())

@@ -275,6 +275,20 @@ pub trait Hooks: Send + Sync {
     fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
         fide_outcome(self, pos, legal_count, history)
     }
+
+    /// Short labels, for players, of the state of the piece on `sq` that its kind and colour do
+    /// not show (a Bobber's range, a spell and the ply it ends at). Default: the FEN items of the
+    /// state, from `generic_state_labels`.
+    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
+        generic_state_labels(self.rules(), pos, sq)
+    }
+
+    /// Notes for players on what the movement notation does not say: per piece letter (upper
+    /// case) its moves made by hooks and the meaning of its state; letter `' '` for notes on the
+    /// whole game. Shown in `menagerie gui`'s legend.
+    fn legend_notes(&self) -> &'static [(char, &'static str)] {
+        &[]
+    }
 }
 
 /// FIDE's ends of the game: checkmate or stalemate without a legal move, the fifty-move rule,
@@ -335,4 +349,44 @@ pub fn default_rights(pos: &Position) -> Rights {
         movers: pos.color_bb(us),
         victims,
     }
+}
+
+/// The state of the piece on `sq` as its FEN items (`docs/fen.md`): `c3`, a flag's letter, a
+/// spell with the ply it ends at (`sd@40`), the piece it carries (`+A`), its link (`g1`).
+pub fn generic_state_labels(rules: &Rules, pos: &Position, sq: Square) -> Vec<String> {
+    let st = pos.state(sq);
+    let letters = &rules.spec.state;
+    let mut out = Vec::new();
+    if st.counter != 0 {
+        out.push(format!("c{}", st.counter));
+    }
+    for (bit, &letter) in letters.flags.iter().enumerate() {
+        if st.flags.0 >> bit & 1 != 0 {
+            out.push(letter.to_string());
+        }
+    }
+    if let Some(spell) = st.spell {
+        let letter = letters
+            .spells
+            .get(spell.kind.0 as usize)
+            .copied()
+            .unwrap_or('?');
+        out.push(format!("s{letter}@{}", spell_end(pos, spell.left)));
+    }
+    if st.attached.is_some() {
+        let a = st.attached;
+        out.push(format!("+{}", rules.letter(a.kind(), a.color())));
+    }
+    if st.counter2 != 0 {
+        out.push(format!("f{}", st.counter2));
+    }
+    if st.link != 0 {
+        out.push(format!("g{}", st.link));
+    }
+    out
+}
+
+/// The game ply at which a spell with `left` positions to run ends (as FEN writes it).
+pub fn spell_end(pos: &Position, left: u8) -> u32 {
+    pos.ply() as u32 + left as u32
 }

@@ -96,6 +96,15 @@ impl Magician {
     }
 }
 
+/// Notes for players (`menagerie gui`'s legend), from `docs/rules/magician.md`.
+const LEGEND: &[(char, &str)] = &[
+    ('B', "As a whole move, a Bishop may switch into a Magician where it stands (not in check; never back)."),
+    ('P', "A pawn move onto the 6th rank (3rd for Black) also promotes one own Magician to a High-Priestess or a Telepath, of the mover's choice; on the last rank a pawn promotes to Q, R, B, N, M, H or T."),
+    ('M', "Home-File Transference: on the a- or h-file within its first three ranks it may move to the same rank on the other edge file, capturing there."),
+    ('H', "Home-File Transference as the Magician."),
+    ('T', "Home-File Transference as the Magician."),
+];
+
 impl Hooks for Magician {
     fn rules(&self) -> &Rules {
         &self.rules
@@ -160,6 +169,10 @@ impl Hooks for Magician {
             sq,
         );
         fx
+    }
+
+    fn legend_notes(&self) -> &'static [(char, &'static str)] {
+        LEGEND
     }
 
     fn special_text(&self, m: Move, dialect: Dialect) -> String {

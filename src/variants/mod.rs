@@ -206,6 +206,12 @@ pub trait Variant: Send + Sync {
 
     /// The result if the game is over (see `Hooks::outcome`).
     fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome>;
+
+    /// Labels for players of the state of the piece on `sq` (see `Hooks::describe_state`).
+    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String>;
+
+    /// Notes for players beside each piece's movement (see `Hooks::legend_notes`).
+    fn legend_notes(&self) -> &'static [(char, &'static str)];
 }
 
 /// The shared pipeline run with a game's hooks `H`: the one implementation of [`Variant`].
@@ -341,6 +347,14 @@ impl<H: Hooks> Variant for Pipeline<H> {
 
     fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
         self.0.outcome(pos, legal_count, history)
+    }
+
+    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
+        self.0.describe_state(pos, sq)
+    }
+
+    fn legend_notes(&self) -> &'static [(char, &'static str)] {
+        self.0.legend_notes()
     }
 }
 

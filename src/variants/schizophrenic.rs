@@ -188,6 +188,16 @@ impl Schizophrenic {
     }
 }
 
+/// Notes for players (`menagerie gui`'s legend), from `docs/rules/schizophrenic.md`.
+const LEGEND: &[(char, &str)] = &[
+    ('K', "Once per game it may teleport to an empty Teleporter home square of its side (a1, l1; a7, l7), not out of or into check; castles with either Squire."),
+    ('O', "Its k-th move slides up to k squares any way, moving or capturing; from its 11th move on it is a Queen. The badge shows its range now."),
+    ('T', "Without capturing: to any empty square of the other colour, or back to an empty home square; captures by one King step; explodes onto an enemy piece on its own first rank, both vanishing (written with x)."),
+    ('L', "From files a-f: Knight, Camel or Ferz leaps; from files g-l: Queen."),
+    ('J', "From files a-f: Queen; from files g-l: Knight, Camel or Ferz leaps."),
+    ('P', "The Crab: one step forward or diagonally forward without capturing, captures diagonally forward, a double step from its start rank; promotes on the last rank to Q, S, B or C (not to a Queen while one is on the board, not to a Squire while three are)."),
+];
+
 impl Hooks for Schizophrenic {
     fn rules(&self) -> &Rules {
         &self.rules
@@ -370,6 +380,22 @@ impl Hooks for Schizophrenic {
 
     /// Beyond the shared checks (which use this game's attacks): a Bobber's counter stays
     /// within its range cap, and only Kings carry a used teleport.
+    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
+        let piece = pos.piece_at(sq);
+        let mut out = Vec::new();
+        if piece.kind() == BOBBER {
+            out.push(format!("range {}", BOBBERS.range(pos, sq)));
+        }
+        if piece.kind() == KING && pos.state(sq).flags.contains(TELEPORT_USED) {
+            out.push("teleport used".to_string());
+        }
+        out
+    }
+
+    fn legend_notes(&self) -> &'static [(char, &'static str)] {
+        LEGEND
+    }
+
     fn validate(&self, pos: &Position) -> Result<(), PositionError> {
         movegen::validate_basic(self, pos)?;
         for sq in pos.occupied() {

@@ -451,6 +451,14 @@ impl Hooks for Existentialist {
         7
     }
 
+    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
+        state_labels(self.rules(), pos, sq)
+    }
+
+    fn legend_notes(&self) -> &'static [(char, &'static str)] {
+        LEGEND
+    }
+
     fn validate(&self, pos: &Position) -> Result<(), PositionError> {
         status::validate(self, pos)
     }
@@ -485,3 +493,68 @@ impl Hooks for Existentialist {
 
 #[cfg(test)]
 mod tests;
+
+/// What a player needs to know of a piece's state: ranges, the Existentialist's next step and
+/// sleep, spells with the ply they end at, the pieces it carries, its fire streak and shield.
+fn state_labels(rules: &Rules, pos: &Position, sq: Square) -> Vec<String> {
+    let piece = pos.piece_at(sq);
+    let st = pos.state(sq);
+    let mut out = Vec::new();
+    let asleep = st.spell.is_some_and(|s| s.kind == HIBERNATING);
+    match piece.kind() {
+        BOBBER => out.push(format!("range {}", BOBBERS.range(pos, sq))),
+        EXISTENTIALIST if !asleep => {
+            let step = st.counter % CYCLE + 1;
+            out.push(if st.counter == LAST_MOVE {
+                "step 10, then blast".to_string()
+            } else {
+                format!("step {step}")
+            });
+        }
+        _ => {}
+    }
+    if let Some(spell) = st.spell {
+        let end = super::hooks::spell_end(pos, spell.left);
+        let what = match spell.kind {
+            DAZZLED => "dazzled",
+            INVULNERABLE => "protected",
+            MUST_MOVE => "must move",
+            HIBERNATING => "asleep",
+            _ => "spell",
+        };
+        out.push(format!("{what} to ply {end}"));
+    }
+    if st.attached.is_some() {
+        let name = rules.kinds[st.attached.kind().index()].spec.name;
+        out.push(format!("+{name}"));
+    }
+    if st.counter2 != 0 {
+        out.push(if st.counter2 >= REST {
+            "must rest".to_string()
+        } else {
+            format!("shots {}", st.counter2)
+        });
+    }
+    if st.link != 0 {
+        out.push(format!("shield {}", st.link));
+    }
+    if st.flags.contains(SHARED) {
+        out.push("on the King's square".to_string());
+    }
+    out
+}
+
+/// Notes for players (`menagerie gui`'s legend), from `docs/rules/existentialist.md`.
+const LEGEND: &[(char, &str)] = &[
+    ('X', "Moves by the next step of a ten-step cycle (badge): 1 any empty square, 2 one step, 3 Bishop or backward Knight, 4 Rook sideways or diagonal step forward, 5 two Knight leaps, 6 Camel or Ferz, 7 Knight or Camel, 8 Queen, 9 Queen or Knight, 10 Queen, Knight or Camel. After its 10th move it sleeps for 20 plies; its 20th move ends in a blast that kills the first piece on each of the eight lines."),
+    ('O', "Its k-th move slides up to k squares any way, moving or capturing (range at most 9; a Zednick merge adds 3). The badge shows its range now."),
+    ('D', "Leaps one or two squares any way; captures as a cannon along ranks and files over one screen. Jumping a friend protects it for a ply, an enemy is dazzled (cannot move) for a ply, an enemy Hyena must move."),
+    ('H', "Slides up to three squares, never captures and is never captured; freezes the enemy pieces beside it (Dazzlers and shields excepted)."),
+    ('A', "Steps one square without capturing; stepping onto an own piece merges with it: the host may then shoot the first piece within two squares on a line, at most three shots in a row."),
+    ('Z', "Steps one square without capturing; merges onto a Pawn (the Adventurist), the Bobber (+3 range), the Archer, or Teleporters beside it (a shield of two or three squares that moves as one and cannot be captured)."),
+    ('T', "Without capturing: to any empty square of the other colour; captures by one King step."),
+    ('Y', "Steps one square, never captures and is never captured; must promote on the last rank."),
+    ('U', "King moves and captures; two or three squares forward from its ranks 2 and 3 while it has not been beyond rank 3; promotes on the last rank."),
+    ('K', "A King carrying its Archer (fewer than three shots in a row) may stand attacked: a capture, an arrow or a blast kills only the Archer."),
+    (' ', "Frozen and dazzled pieces cannot move. Badges: range, the Existentialist's next step, spells with the ply they end at, merged pieces, the fire streak and shields."),
+];

@@ -1,0 +1,405 @@
+#!/usr/bin/env python3
+"""Browser tests of `menagerie gui` in real Chromium (selenium), for every game the page lists.
+
+For each game: load `?variant=<name>`; count the `data-square` elements against the board the
+rules describe; compare `#fen` with the start position the rules give; play a move by clicks
+and see the engine reply; undo; then play the game's special moves by clicks from set-up
+positions and check the board the rules say they lead to. Expected values come from the rules
+(`../shared/rules/RULINGS.md`, `docs/rules/`), not from the engine.
+
+Usage: browser.py URL [--screenshots DIR] [--only NAME]
+Exits non-zero if any check fails; prints `N passed, N failed`.
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+import traceback
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+WAIT = 20  # seconds for any one thing to appear
+
+# Per game, from the rules: playable squares, start FEN, a first move by clicks.
+GAMES = {
+    "chess": {
+        "squares": 64,
+        "start": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "first": ["e2", "e4"],
+    },
+    "divergent": {
+        "squares": 100,
+        "start": "rngbqkbgnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNGBQKBGNR w - - 0 1",
+        "first": ["e2", "e5"],  # the pawn's triple step
+    },
+    "magician": {
+        "squares": 64,
+        "start": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "first": ["d2", "d4"],
+    },
+    "schizophrenic": {
+        "squares": 84,
+        "start": "tlscbokbcsjt/pppppppppppp/12/12/12/PPPPPPPPPPPP/TLSCBOKBCSJT w KQkq - 0 1",
+        "first": ["f2", "f3"],
+    },
+    "existentialist": {
+        "squares": 100,
+        "start": "dscvokvcsd/ytlhxazjty/pppppppppp/10/10/10/10/PPPPPPPPPP/YTLHXAZJTY/DSCVOKVCSD w KQkq - 0 1",
+        "first": ["e3", "e5"],
+    },
+    "afterlife": {
+        "squares": 42,  # World 28, Limbo 1, Twelve Hours 8, Hall of Truth 5 (RULINGS §3.1)
+        "start": "wphw*1*****/ssss*******/4*1*****/1_M_M1*1*****/4*1*_E**_E/SSSS*1*4/WHPW*1*_E**_E w - - 0 1",
+        "first": ["b2", "b3"],
+        "regions": 4,
+    },
+    "chaos": {
+        "squares": 64,
+        "start": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[_Q_R_B_N] w KQkq - 0 1 0",
+        "first": ["e2", "e4"],
+    },
+}
+
+# Special moves: (what, FEN to set up, clicks, expected board field afterwards or a check).
+# A click is a square name, `choice:<letter>` (a button of the choice box), `drop:<letter>`,
+# `dest` (the first marked destination) or `pass`.
+SPECIALS = {
+    "chess": [
+        ("promotion to a queen, chosen", "k7/4P3/8/8/8/8/8/4K2R w K - 0 1",
+         ["e7", "e8", "choice:q"], "k3Q3/8/8/8/8/8/8/4K2R"),
+        ("castling", "k7/4P3/8/8/8/8/8/4K2R w K - 0 1", ["e1", "g1"], "k7/4P3/8/8/8/8/8/5RK1"),
+    ],
+    "divergent": [
+        ("mandatory promotion to U", "k9/4P5/10/10/10/10/10/10/10/4K5 w - - 0 1",
+         ["e9", "e10"], "k3U5/10/10/10/10/10/10/10/10/4K5"),
+    ],
+    "magician": [
+        ("switch in place: Bishop to Magician", "4k3/8/8/4P3/8/8/8/M3K1B1 w - - 0 1",
+         ["g1", "g1"], "4k3/8/8/4P3/8/8/8/M3K1M1"),
+        ("pawn to the 6th rank promotes the Magician, High-Priestess chosen",
+         "4k3/8/8/4P3/8/8/8/M3K1B1 w - - 0 1", ["e5", "e6", "choice:h"], "4k3/8/4P3/8/8/8/8/H3K1B1"),
+    ],
+    "schizophrenic": [
+        ("explosion chosen beside the step capture", "4k7/12/12/12/12/3T8/4c1K5 w - - 0 1",
+         ["d2", "e1", "choice:x"], "4k7/12/12/12/12/12/6K5"),
+        ("the King's teleport", "4k7/12/12/12/12/3T8/4c1K5 w - - 0 1",
+         ["g1", "a1"], "4k7/12/12/12/12/3T8/K{t}3c7"),
+    ],
+    "existentialist": [
+        ("the Archer merges with its King", None, ["f2", "f1"],
+         "dscvokvcsd/ytlhxazjty/pppppppppp/10/10/10/10/PPPPPPPPPP/YTLHX1ZJTY/DSCVOK{aA}VCSD"),
+        ("the double knight move", "4k5/10/10/10/10/10/10/4X{c4}5/10/4K5 w - - 0 1",
+         ["e3", "e5"], "4k5/10/10/10/10/4X{c5}5/10/10/10/4K5"),
+        ("a shot by the Archer's host", "4k5/10/10/10/10/10/4p5/10/4N{aA}5/4K5 w - - 0 1",
+         ["e2", "e4"], "4k5/10/10/10/10/10/10/10/4N{aA,f1}5/4K5"),
+    ],
+    "afterlife": [
+        # A White Freed Slave waits in Limbo (f7); Black has a Warrior in the Twelve Hours and
+        # White none, so White may add a free Sethling step (RULINGS §10 items 3 and 7).
+        ("free Sethling step and Destiny",
+         "wphw*F*****/ssss*******/4*1*****/1_M_M1*1*****/4*1*_E**_E/1SSS*1*1w2/WHPW*1*_E**_E w - - 0 1",
+         ["b2", "b3", "h1", "j2"],
+         {"j2": "F", "h2": "_E", "b3": "S", "f7": None, "h1": None}),
+    ],
+    "chaos": [
+        ("Nature introduces a Queen", "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R[_Q_R_B_N] n KQkq - 3 3 5b",
+         ["drop:Q", "dest"], {"count:_Q": 1}),
+        ("Nature passes", "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R[_Q_R_B_N] n KQkq - 3 3 5b",
+         ["pass"], {"turn": "b"}),
+        ("a returned Queen is put back", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR[Q_R_B_N] w KQkq - 0 1 0",
+         ["drop:Q", "d1"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"),
+    ],
+}
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Failure(what)
+
+
+def chromium():
+    opts = webdriver.ChromeOptions()
+    for arg in [
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--no-first-run", "--window-size=1280,1000",
+        f"--user-data-dir={tempfile.mkdtemp(prefix='menagerie-chromium-')}",
+    ]:
+        opts.add_argument(arg)
+    binary = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    if os.path.exists(binary):
+        opts.binary_location = binary
+    driver = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+    service = Service(driver) if os.path.exists(driver) else Service()
+    return webdriver.Chrome(service=service, options=opts)
+
+
+class Page:
+    def __init__(self, driver, url):
+        self.d = driver
+        self.url = url
+
+    def wait(self, cond, what, timeout=WAIT):
+        try:
+            return WebDriverWait(self.d, timeout, poll_frequency=0.05).until(lambda d: cond())
+        except TimeoutException:
+            raise Failure(f"timed out waiting for {what}")
+
+    def css(self, sel):
+        return self.d.find_elements(By.CSS_SELECTOR, sel)
+
+    def fen(self):
+        return self.d.find_element(By.ID, "fen").text.strip()
+
+    def moves(self):
+        return len(self.css("#moves li"))
+
+    def load(self, name):
+        self.d.get(f"{self.url}?variant={name}")
+        self.wait(lambda: self.fen() and self.d.execute_script(
+            "return page.variant && page.variant.name") == name, f"the {name} board")
+
+    def set_players(self, white, black, third=None):
+        for side, who in (("w", white), ("b", black), ("n", third)):
+            if who is None:
+                continue
+            self.d.execute_script(
+                f"const s = document.getElementById('player-{side}');"
+                f"s.value = '{who}'; s.dispatchEvent(new Event('change'));")
+        self.wait(lambda: self.d.execute_script(
+            "return page.pos && page.pos.players.w === arguments[0] && page.pos.players.b === arguments[1]",
+            white, black), "the players to be set")
+
+    def set_engine_time(self, seconds):
+        field = self.d.find_element(By.ID, "movetime")
+        field.clear()
+        field.send_keys(str(seconds))
+        self.d.find_element(By.ID, "apply").click()
+        self.wait(lambda: self.d.execute_script("return page.pos.engine.movetime_ms") == int(seconds * 1000),
+                  "the engine's time to be set")
+
+    def set_fen(self, fen):
+        field = self.d.find_element(By.ID, "fen-input")
+        field.clear()
+        field.send_keys(fen)
+        self.d.find_element(By.ID, "set-fen").click()
+        board = fen.split()[0].split("[")[0]
+        self.wait(lambda: self.fen().split()[0].split("[")[0] == board, f"the position {fen}")
+
+    def click(self, what):
+        if what.startswith("choice:"):
+            value = what.split(":", 1)[1]
+            self.wait(lambda: self.css(f'#choice [data-choice="{value}"]'), f"the choice {value}")
+            self.css(f'#choice [data-choice="{value}"]')[0].click()
+        elif what.startswith("drop:"):
+            letter = what.split(":", 1)[1]
+            self.wait(lambda: self.css(f'#hand [data-drop="{letter}"]'), f"the piece {letter} to place")
+            self.css(f'#hand [data-drop="{letter}"]')[0].click()
+        elif what == "pass":
+            self.wait(lambda: self.css("#pass"), "the pass button")
+            self.css("#pass")[0].click()
+        elif what == "dest":
+            self.wait(lambda: self.css("#board .dest"), "a marked destination")
+            self.css("#board .dest")[0].click()
+        else:
+            self.wait(lambda: self.css(f'[data-square="{what}"]'), f"square {what}")
+            self.css(f'[data-square="{what}"]')[0].click()
+
+    def piece_on(self, square):
+        found = self.css(f'[data-square="{square}"] [data-piece]')
+        return found[0].get_attribute("data-piece") if found else None
+
+    def board_piece_count(self):
+        return len(self.css("#board [data-square] > [data-piece]"))
+
+
+def fen_piece_count(fen):
+    board = fen.split()[0].split("[")[0]
+    count, depth = 0, 0
+    for ch in board:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0 and ch.isalpha():
+            count += 1
+    return count
+
+
+def test_board(p, name, game):
+    p.load(name)
+    squares = len(p.css("[data-square]"))
+    check(squares == game["squares"], f"{squares} data-square elements, the board has {game['squares']}")
+    names = [e.get_attribute("data-square") for e in p.css("[data-square]")]
+    check(len(set(names)) == len(names), "two squares share a name")
+    check(p.fen() == game["start"], f"#fen is '{p.fen()}', the start position is '{game['start']}'")
+    pieces = p.board_piece_count()
+    check(pieces == fen_piece_count(game["start"]), f"{pieces} pieces drawn, the FEN has {fen_piece_count(game['start'])}")
+    if "regions" in game:
+        labels = len(p.css("[data-region]"))
+        check(labels == game["regions"], f"{labels} board names shown, {game['regions']} boards")
+    # The legend lists every piece of the game.
+    check(len(p.css("#legend [data-legend]")) > 0, "the legend is empty")
+
+
+def test_engine_reply_and_undo(p, name, game):
+    p.load(name)
+    p.set_players("human", "engine", "random")
+    p.set_engine_time(0.2)
+    start = p.fen()
+    for sq in game["first"]:
+        p.click(sq)
+    p.wait(lambda: p.moves() >= 2, "the engine's reply")
+    moved = p.fen()
+    check(moved != start, "the position did not change")
+    check(p.board_piece_count() == fen_piece_count(moved), "pieces drawn differ from the FEN")
+    check(p.css("#eval")[0].text not in ("", "-"), "no evaluation shown while the engine thought")
+    p.d.find_element(By.ID, "undo").click()
+    p.wait(lambda: p.moves() == 0, "the undo")
+    check(p.fen() == start, f"after undo #fen is '{p.fen()}', not the start")
+
+
+def test_engine_against_itself(p, name):
+    p.load(name)
+    p.set_engine_time(0.1)
+    p.set_players("engine", "engine", "random")
+    p.wait(lambda: p.moves() >= 4, "four moves of the engine against itself")
+    p.d.find_element(By.ID, "pause").click()
+    p.wait(lambda: p.d.execute_script("return page.pos.paused && !page.pos.thinking"), "the pause")
+    n = p.moves()
+    time.sleep(0.5)
+    check(p.moves() == n, "the engine moved while paused")
+    check(p.board_piece_count() == fen_piece_count(p.fen()), "pieces drawn differ from the FEN")
+
+
+def test_special(p, name, what, fen, clicks, expected):
+    p.load(name)
+    p.set_players("human", "human", "human")
+    if fen:
+        p.set_fen(fen)
+    before = p.moves()
+    for c in clicks:
+        p.click(c)
+    p.wait(lambda: p.moves() == before + 1, f"the move ({what}) to be played")
+    if isinstance(expected, str):
+        board = p.fen().split()[0].split("[")[0]
+        check(board == expected, f"{what}: board '{board}', expected '{expected}'")
+    else:
+        for key, want in expected.items():
+            if key == "turn":
+                got = p.fen().split()[1]
+            elif key.startswith("count:"):
+                code = key.split(":", 1)[1]
+                got = len(p.css(f'#board [data-piece="{code}"]'))
+            else:
+                got = p.piece_on(key)
+            check(got == want, f"{what}: {key} is {got}, expected {want}")
+    check(p.board_piece_count() == fen_piece_count(p.fen()), "pieces drawn differ from the FEN")
+    p.d.find_element(By.ID, "undo").click()
+    p.wait(lambda: p.moves() == before, "the undo")
+
+
+def test_generic_moves(p, name):
+    """For a game without a script: two moves by clicks, whatever the first legal moves are."""
+    p.load(name)
+    p.set_players("human", "human", "human")
+    for n in range(2):
+        before = p.moves()
+        p.wait(lambda: p.css("#board .start") or p.css("#hand button"), "a movable piece")
+        if p.css("#board .start"):
+            p.css("#board .start")[0].click()
+        else:
+            p.css("#hand button")[0].click()
+        for _ in range(6):
+            if p.moves() > before:
+                break
+            if p.css("#choice .option"):
+                p.css("#choice .option")[0].click()
+            elif p.css("#board .dest"):
+                p.css("#board .dest")[0].click()
+            time.sleep(0.1)
+        p.wait(lambda: p.moves() == before + 1, f"generic move {n + 1}")
+
+
+def screenshot(p, name, directory):
+    p.load(name)
+    p.set_players("human", "engine", "random")
+    p.set_engine_time(0.2)
+    game = GAMES.get(name)
+    if game:
+        for sq in game["first"]:
+            p.click(sq)
+        p.wait(lambda: p.moves() >= 2 and not p.d.execute_script("return page.pos.thinking"), "the engine's reply")
+    path = os.path.join(directory, f"gui-{name}.png")
+    p.d.save_screenshot(path)
+    print(f"screenshot {path}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("url")
+    ap.add_argument("--screenshots")
+    ap.add_argument("--only")
+    args = ap.parse_args()
+    url = args.url if args.url.endswith("/") else args.url + "/"
+    driver = chromium()
+    p = Page(driver, url)
+    passed, failed = 0, 0
+
+    def run(label, fn, *a):
+        nonlocal passed, failed
+        t = time.time()
+        try:
+            fn(*a)
+            passed += 1
+            print(f"ok   {label} ({time.time() - t:.1f}s)", flush=True)
+        except Exception as e:  # a failed check, or the browser's own error
+            failed += 1
+            print(f"FAIL {label}: {e}", flush=True)
+            if not isinstance(e, Failure):
+                traceback.print_exc()
+
+    try:
+        driver.get(url)
+        p.wait(lambda: driver.execute_script("return page.variant && page.variant.variants"), "the page")
+        names = driver.execute_script("return page.variant.variants")
+        if args.only:
+            names = [n for n in names if n == args.only]
+        print(f"games: {', '.join(names)}", flush=True)
+        if "chess" in names:
+            run("chess: the engine against itself, paused", test_engine_against_itself, p, "chess")
+        for name in names:
+            game = GAMES.get(name)
+            if game:
+                run(f"{name}: board, start FEN, pieces", test_board, p, name, game)
+                run(f"{name}: a move by clicks, the engine's reply, undo", test_engine_reply_and_undo, p, name, game)
+            else:
+                run(f"{name}: moves by clicks", test_generic_moves, p, name)
+            for what, fen, clicks, expected in SPECIALS.get(name, []):
+                run(f"{name}: {what}", test_special, p, name, what, fen, clicks, expected)
+            if args.screenshots:
+                run(f"{name}: screenshot", screenshot, p, name, args.screenshots)
+        logs = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+        for e in logs:
+            print(f"browser console: {e.get('message')}")
+        if logs:
+            failed += 1
+            print("FAIL the page logged errors")
+    finally:
+        driver.quit()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
