@@ -256,11 +256,14 @@ impl std::error::Error for MoveError {}
 /// Whether `text` has the shape of a move: squares, `@`, commas and a suffix letter.
 fn well_formed(text: &str) -> bool {
     !text.is_empty()
-        && text.len() <= 16
+        && text.len() <= MAX_MOVE_TEXT
         && text
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '@' | ',' | '/'))
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '@' | ',' | '/' | '+' | '-'))
 }
+
+/// The longest move text of any game (an Afterlife turn with its three parts on ten ranks).
+const MAX_MOVE_TEXT: usize = 24;
 
 /// The legal move written as `text`.
 pub fn parse_move(

@@ -22,8 +22,9 @@ pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut
 /// The legal moves that change material (what quiescence searches): the same as `legal`
 /// filtered by the game's `is_noisy`.
 pub fn legal_noisy<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
-    if h.compelled(pos).nonempty() {
-        // Whether a piece must move depends on all the legal moves.
+    if h.compelled(pos).nonempty() || h.turns_have_parts() {
+        // Whether a piece must move depends on all the legal moves; a turn's later parts may
+        // capture where its first did not.
         legal(h, pos, in_check, out);
         out.retain(|m| h.is_noisy(pos, m));
         return;
@@ -58,7 +59,16 @@ fn legal_by_making<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move) -> bool {
 /// the mover exposed.
 fn retain_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
     let us = pos.turn();
-    let Shortcuts { safe, risky, royal } = h.shortcuts(pos, in_check);
+    let Shortcuts {
+        safe,
+        risky,
+        royal,
+        every_move,
+    } = h.shortcuts(pos, in_check);
+    if every_move {
+        out.retain(|m| h.allows(pos, m));
+        return;
+    }
     let (attackers, without_royal) = match royal {
         Some(k) => (
             h.attackers(pos, us),
@@ -97,11 +107,13 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
     let us = pos.turn();
     let royals = pos.royals(rules, us);
     if royals.is_empty() {
-        // Nothing to expose: every move is legal unless the game says otherwise.
+        // Nothing to expose: every move is legal unless the game says otherwise; in a game
+        // without royal kinds, whatever its kind.
         return Shortcuts {
             safe: Bitboard::ALL,
             risky: Bitboard::EMPTY,
             royal: None,
+            every_move: rules.royal.is_empty(),
         };
     }
     let Some(ksq) = royals.first().filter(|_| !royals.more_than_one()) else {
@@ -116,6 +128,7 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
         safe,
         risky: Bitboard::EMPTY,
         royal: Some(ksq),
+        every_move: false,
     }
 }
 

@@ -34,6 +34,8 @@ pub struct Shortcuts {
     /// A royal piece whose ordinary moves are legal when their target is not attacked with the
     /// royal piece lifted off the board.
     pub royal: Option<Square>,
+    /// Every move the game allows is legal, of whatever kind (a game without royal pieces).
+    pub every_move: bool,
 }
 
 impl Shortcuts {
@@ -42,6 +44,7 @@ impl Shortcuts {
         safe: Bitboard::EMPTY,
         risky: Bitboard::EMPTY,
         royal: None,
+        every_move: false,
     };
 }
 
@@ -165,6 +168,18 @@ pub trait Hooks: Send + Sync {
         out.extend_from_slice(list.as_slice());
     }
 
+    /// Whether a turn has parts that the generated moves only begin (Afterlife: the move, a free
+    /// step, the Destiny); `complete_turns` then makes the game's moves from them.
+    fn turns_have_parts(&self) -> bool {
+        false
+    }
+
+    /// Pushes to `out` the whole turns that begin with each of `parts` (the generated moves,
+    /// pseudo-legal, the game's own included). Called only when `turns_have_parts`.
+    fn complete_turns(&self, _pos: &Position, parts: &[Move], out: &mut Vec<Move>) {
+        out.extend_from_slice(parts);
+    }
+
     /// Whether a generated pseudo-legal move is allowed by a rule the tables cannot say
     /// (promotion limits). Default: every move.
     fn allows(&self, _pos: &Position, _m: Move) -> bool {
@@ -252,6 +267,16 @@ pub trait Hooks: Send + Sync {
     }
 
     // ---- Positions ----
+
+    /// Reads a FEN's en-passant squares into `pos`, whose side to move is set. Default: they lie
+    /// behind a pawn-like piece of the player who just moved, which is the victim, and are kept
+    /// when the side to move could capture onto them.
+    fn read_en_passant(&self, pos: &mut Position, targets: &[Square]) -> Result<(), FenError> {
+        if pos.turn() == Color::Neutral {
+            return Ok(());
+        }
+        pos.set_ep_from_fen(self.rules(), targets, pos.turn())
+    }
 
     /// Checks that a position parsed from a FEN can be played on. Default
     /// (`movegen::validate_basic`): one royal piece per player where the game has them, no

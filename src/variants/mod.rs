@@ -2,6 +2,7 @@
 //! over defaults that are the FIDE rules); [`Pipeline`] runs the shared pipeline with those
 //! hooks and is what the rest of the engine sees, as `&dyn Variant`.
 
+pub mod afterlife;
 pub mod chess;
 pub mod divergent;
 pub mod existentialist;
@@ -278,8 +279,8 @@ impl<H: Hooks> Variant for Pipeline<H> {
         let setup = Setup::parse(rules, fen)?;
         let mut pos = Position::from_setup(rules, &setup)?;
         self.0.read_turn(&setup, &mut pos)?;
-        if setup.turn != Color::Neutral && !setup.ep.is_empty() {
-            pos.set_ep_from_fen(rules, &setup.ep, setup.turn)?;
+        if !setup.ep.is_empty() {
+            self.0.read_en_passant(&mut pos, &setup.ep)?;
         }
         self.0.validate(&pos)?;
         Ok(pos)
@@ -386,6 +387,8 @@ pub fn all() -> &'static [&'static dyn Variant] {
             magician::get(),
             schizophrenic::get(),
             existentialist::get(),
+            afterlife::get(),
+            afterlife::get_optional_limbo(),
         ]
     })
 }

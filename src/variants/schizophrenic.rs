@@ -255,6 +255,7 @@ impl Hooks for Schizophrenic {
             safe,
             risky: Bitboard::EMPTY,
             royal: Some(king),
+            every_move: false,
         }
     }
 

@@ -405,6 +405,7 @@ pub fn shortcuts(game: &Existentialist, pos: &Position, in_check: bool) -> Short
             safe: pos.color_bb(us) & !pos.pieces(us, EXISTENTIALIST),
             risky,
             royal: None,
+            every_move: false,
         };
     }
     unsafe_.insert(k);
@@ -417,6 +418,7 @@ pub fn shortcuts(game: &Existentialist, pos: &Position, in_check: bool) -> Short
             safe: Bitboard::EMPTY,
             risky,
             royal,
+            every_move: false,
         };
     }
     let t = &game.rules.tables;
@@ -451,5 +453,6 @@ pub fn shortcuts(game: &Existentialist, pos: &Position, in_check: bool) -> Short
         safe: pos.color_bb(us) & !unsafe_,
         risky,
         royal,
+        every_move: false,
     }
 }

@@ -1,0 +1,332 @@
+//! Afterlife Chess (Luiz Carlos Campos, 2002): four boards on one 11x7 rectangle with holes (the
+//! World, the Hall of Truth, Limbo and the Twelve Hours of the Night), grey pieces either player
+//! moves, captures of one's own pieces, and an afterlife the captured pieces travel through. A
+//! side loses when its Pharaoh Ceases to Exist; there is no check.
+//!
+//! Ordinary movement is data: the boards bound every leap and ride (`Geometry::with_board`), and
+//! the shared generator moves the pieces `rights` names (own pieces, the grey ones, enemy Slaves
+//! beside one's Pharaoh) in the mover's direction. The module's hooks hold the rest:
+//!
+//! - `moves`: who moves what, movement in the Hall of Truth and Reincarnation;
+//! - `turn`: one move is a whole turn (RULINGS §10 item 3): the move and its transfers, the free
+//!   Sethling step, the Destiny of the mover's piece in Limbo, Redemption; its packing into a
+//!   move and its text;
+//! - `score`: evaluation and material for the search.
+//!
+//! `docs/rules/afterlife.md` restates the rules with their RULINGS items.
+
+mod moves;
+mod score;
+mod turn;
+
+use super::{EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
+use crate::board::{Effects, FenError, PieceFlags, Position, PositionError};
+use crate::core::{Bitboard, Color, Geometry, Move, PieceKind, Square};
+use crate::movegen::Method;
+use crate::notation::Dialect;
+use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
+use std::sync::OnceLock;
+
+/// The Pharaoh.
+pub const PHARAOH: PieceKind = PieceKind(0);
+/// The High Priest.
+pub const PRIEST: PieceKind = PieceKind(1);
+/// The Warrior.
+pub const WARRIOR: PieceKind = PieceKind(2);
+/// The Slave.
+pub const SLAVE: PieceKind = PieceKind(3);
+/// The Chariot (a promoted Warrior).
+pub const CHARIOT: PieceKind = PieceKind(4);
+/// The Freed Slave.
+pub const FREED: PieceKind = PieceKind(5);
+/// The Mercenary (grey).
+pub const MERCENARY: PieceKind = PieceKind(6);
+/// The Sethling (grey).
+pub const SETHLING: PieceKind = PieceKind(7);
+
+/// The kinds this module names, with their letters.
+const NAMED: &[(PieceKind, char)] = &[
+    (PHARAOH, 'P'),
+    (PRIEST, 'H'),
+    (WARRIOR, 'W'),
+    (SLAVE, 'S'),
+    (CHARIOT, 'C'),
+    (FREED, 'F'),
+    (MERCENARY, 'M'),
+    (SETHLING, 'E'),
+];
+
+/// A Pharaoh, Warrior or Chariot that captured during its current stay in the World (FEN `x`,
+/// RULINGS §10 item 5).
+pub const CAPTURED: PieceFlags = PieceFlags::bit(0);
+
+/// The start position (RULINGS §10 item 1).
+pub const START_FEN: &str =
+    "wphw*1*****/ssss*******/4*1*****/1_M_M1*1*****/4*1*_E**_E/SSSS*1*4/WHPW*1*_E**_E w - - 0 1";
+
+/// A position from a game, with pieces in Limbo, the Hall and the Twelve Hours, for `bench`.
+const BENCH_MIDGAME: &str =
+    "1phw*1*****/s1ss*******/4*1*****/1_Mw{x}1*1*****/S3*1*1**F/1W{x}SS*1*_E2_E/1H1P{x}*1*_E**_E b - - 0 4";
+
+/// A square by file and rank from zero.
+const fn sq(file: u8, rank: u8) -> Square {
+    match Square::new(file, rank) {
+        Some(s) => s,
+        None => panic!("inside the index space"),
+    }
+}
+
+/// The Hall of Truth's Entrance (H1), where arrivals are dropped.
+pub const H1: Square = sq(5, 0);
+/// The Feather of Ma'at (H5), from which a piece may reincarnate.
+pub const H5: Square = sq(5, 4);
+/// Limbo.
+pub const LIMBO: Square = sq(5, 6);
+/// The Twelve Hours, in the order their Destiny numbers them: h1 h2 h3 i2 j2 k1 k2 k3.
+pub const TWELVE: [Square; 8] = [
+    sq(7, 0),
+    sq(7, 1),
+    sq(7, 2),
+    sq(8, 1),
+    sq(9, 1),
+    sq(10, 0),
+    sq(10, 1),
+    sq(10, 2),
+];
+/// Where Redemption puts the Sethlings back: h1 h3 k1 k3.
+pub const SETHLING_HOMES: [Square; 4] = [sq(7, 0), sq(7, 2), sq(10, 0), sq(10, 2)];
+
+/// The squares of files `files` and ranks `ranks` (both from zero, end excluded).
+const fn area(files: (u8, u8), ranks: (u8, u8)) -> Bitboard {
+    let mut bits = 0u128;
+    let mut f = files.0;
+    while f < files.1 {
+        let mut r = ranks.0;
+        while r < ranks.1 {
+            bits |= Bitboard::from_square(sq(f, r)).0;
+            r += 1;
+        }
+        f += 1;
+    }
+    Bitboard(bits)
+}
+
+/// The World: a1-d7.
+pub const WORLD: Bitboard = area((0, 4), (0, 7));
+/// The Hall of Truth: f1-f5.
+pub const HALL: Bitboard = area((5, 6), (0, 5));
+/// The Twelve Hours.
+pub const TWELVE_HOURS: Bitboard = {
+    let mut bits = 0u128;
+    let mut i = 0;
+    while i < TWELVE.len() {
+        bits |= Bitboard::from_square(TWELVE[i]).0;
+        i += 1;
+    }
+    Bitboard(bits)
+};
+
+/// Material values by kind (the order of the constants above), in centipawns.
+pub const VALUES: [i32; 8] = [500, 350, 400, 100, 450, 150, 100, 100];
+
+/// The board (RULINGS §10 item 1): one 11x7 rectangle whose other squares are holes.
+fn geometry() -> Geometry {
+    let limbo = Bitboard::from_square(LIMBO);
+    let playable = WORLD | HALL | limbo | TWELVE_HOURS;
+    let rect = Geometry::rectangle(11, 7).expect("11x7 is a valid board");
+    let holes = rect.board() & !playable;
+    rect.with_holes(holes)
+        .and_then(|g| g.with_board("World", WORLD))
+        .and_then(|g| g.with_board("Hall of Truth", HALL))
+        .and_then(|g| g.with_board("Limbo", limbo))
+        .and_then(|g| g.with_board("Twelve Hours", TWELVE_HOURS))
+        .expect("the Afterlife boards fit the rectangle")
+}
+
+/// The rules of Afterlife Chess (RULINGS §3, §10). Kind order: the constants above.
+pub fn spec() -> RuleSpec {
+    let geometry = geometry();
+    let piece = |kind: PieceKind, letter, name, betza| PieceSpec {
+        value: VALUES[kind.index()],
+        ..PieceSpec::new(letter, name, betza)
+    };
+    // Promotions happen on the World's last rank only (a Warrior in the Twelve Hours stays one).
+    let last_rank = |rank: u8| -> Bitboard { WORLD & area((0, 11), (rank, rank + 1)) };
+    RuleSpec {
+        name: "afterlife",
+        description:
+            "four boards, grey pieces, Limbo, Destiny and Reincarnation (Luiz Carlos Campos, 2002)",
+        pieces: vec![
+            // Not royal: a side loses when its Pharaoh Ceases to Exist (§3.2, §3.6).
+            piece(PHARAOH, 'P', "pharaoh", "K"),
+            piece(PRIEST, 'H', "high priest", "FAD"),
+            PieceSpec {
+                promotes_to: "C",
+                ..piece(WARRIOR, 'W', "warrior", "NF")
+            },
+            // §3.4 item 5: the two-step from the Slave rank of the player moving it, with e.p.
+            PieceSpec {
+                en_passant: true,
+                pawn: true,
+                promotes_to: "F",
+                initial_ranks: &[1],
+                ..piece(SLAVE, 'S', "slave", "fmWfcFifmnD")
+            },
+            piece(CHARIOT, 'C', "chariot", "R"),
+            piece(FREED, 'F', "freed slave", "W"),
+            // Grey: forward for the player moving it; enslaved on an army's first rank.
+            PieceSpec {
+                promotes_to: "S",
+                ..piece(MERCENARY, 'M', "mercenary", "fW")
+            },
+            piece(SETHLING, 'E', "sethling", "W"),
+        ],
+        templates: Vec::new(),
+        start_fen: START_FEN,
+        castling: Vec::new(),
+        promotion_zone: crate::core::ByColor([last_rank(6), last_rank(0), Bitboard::EMPTY]),
+        drop_zone: RuleSpec::whole_board(&geometry),
+        fifty_move_plies: 100,
+        repetition_count: 3,
+        state: StateSpec {
+            flags: &['x'],
+            spells: &[],
+        },
+        xboard_builtin: None,
+        geometry,
+    }
+}
+
+/// Afterlife Chess.
+pub struct Afterlife {
+    rules: Rules,
+    /// §3.4 item 1's optional Limbo: the owner may leave its piece in Limbo (RULINGS §10 item 4).
+    optional_limbo: bool,
+}
+
+/// The registered instance.
+pub fn get() -> &'static Pipeline<Afterlife> {
+    static AFTERLIFE_VARIANT: OnceLock<Pipeline<Afterlife>> = OnceLock::new();
+    AFTERLIFE_VARIANT.get_or_init(|| {
+        Pipeline(Afterlife {
+            rules: Rules::compile(spec()).expect("the afterlife spec compiles"),
+            optional_limbo: false,
+        })
+    })
+}
+
+/// The same game with §3.4 item 1's optional Limbo on: a piece in Limbo may stay there.
+pub fn get_optional_limbo() -> &'static Pipeline<Afterlife> {
+    static OPTIONAL_LIMBO_VARIANT: OnceLock<Pipeline<Afterlife>> = OnceLock::new();
+    OPTIONAL_LIMBO_VARIANT.get_or_init(|| {
+        let spec = RuleSpec {
+            name: "afterlife-optional-limbo",
+            description: "Afterlife Chess where a piece in Limbo may wait for a later turn",
+            ..spec()
+        };
+        Pipeline(Afterlife {
+            rules: Rules::compile(spec).expect("the afterlife spec compiles"),
+            optional_limbo: true,
+        })
+    })
+}
+
+impl Hooks for Afterlife {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
+        NAMED
+    }
+
+    fn rights(&self, pos: &Position, _in_check: bool) -> Rights {
+        moves::rights(pos)
+    }
+
+    /// No Pharaoh is royal: nothing is ever exposed, and every move the rules allow is legal.
+    fn shortcuts(&self, _pos: &Position, _in_check: bool) -> Shortcuts {
+        Shortcuts {
+            safe: Bitboard::ALL,
+            every_move: true,
+            ..Shortcuts::NONE
+        }
+    }
+
+    fn exposed(&self, _before: &Position, _m: Move, _after: &Position, _how: Method) -> bool {
+        false
+    }
+
+    fn in_check(&self, _pos: &Position, _how: Method) -> bool {
+        false
+    }
+
+    /// Movement in the Hall of Truth and Reincarnation, as the first parts of turns.
+    fn extra_moves(&self, pos: &Position, _in_check: bool, out: &mut crate::core::MoveList) {
+        moves::hall_and_reincarnation(pos, out);
+    }
+
+    fn turns_have_parts(&self) -> bool {
+        true
+    }
+
+    fn complete_turns(&self, pos: &Position, parts: &[Move], out: &mut Vec<Move>) {
+        turn::complete(self, pos, parts, out);
+    }
+
+    fn apply_special(&self, before: &Position, m: Move, after: &mut Position) -> Effects {
+        turn::apply(before, m, after)
+    }
+
+    fn special_text(&self, m: Move, dialect: Dialect) -> String {
+        turn::text(&self.rules, m, dialect)
+    }
+
+    fn read_en_passant(&self, pos: &mut Position, targets: &[Square]) -> Result<(), FenError> {
+        moves::read_en_passant(pos, targets)
+    }
+
+    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
+        turn::is_noisy(pos, m)
+    }
+
+    fn material_gain(&self, pos: &Position, m: Move, value: &dyn Fn(PieceKind) -> i32) -> i32 {
+        score::material_gain(pos, m, value)
+    }
+
+    fn evaluate_extra(&self, pos: &Position) -> i32 {
+        score::evaluate(pos)
+    }
+
+    fn validate(&self, pos: &Position) -> Result<(), PositionError> {
+        moves::validate(pos)
+    }
+
+    /// A side whose Pharaoh no longer exists has lost; both gone is a draw (RULINGS §3.6, §10
+    /// item 3). Otherwise FIDE's ends: no legal move draws (§3.4 item 13).
+    fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
+        let alive = |c: Color| pos.pieces(c, PHARAOH).nonempty();
+        match (alive(Color::White), alive(Color::Black)) {
+            (true, true) => super::hooks::fide_outcome(self, pos, legal_count, history),
+            (false, false) => Some(Outcome::Draw {
+                reason: EndReason::Variant("both Pharaohs ceased to exist"),
+            }),
+            (white, _) => Some(Outcome::Win {
+                winner: if white { Color::White } else { Color::Black },
+                reason: EndReason::Variant("a Pharaoh ceased to exist"),
+            }),
+        }
+    }
+
+    fn bench_positions(&self) -> &'static [&'static str] {
+        &[START_FEN, BENCH_MIDGAME]
+    }
+
+    /// Each free step and Destiny square is a move of its own, so the tree grows fast.
+    fn bench_depth(&self) -> u32 {
+        6
+    }
+}
+
+#[cfg(test)]
+mod tests;
