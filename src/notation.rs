@@ -393,6 +393,14 @@ pub fn parse_san_with(
         .filter(|m| {
             m.to() == to && !matches!(m.kind(), MoveKind::Drop | MoveKind::Castle | MoveKind::Pass)
         })
+        // A shot leaves its piece where it stands, and a game's own move of several legs (a
+        // three-square shield) ends elsewhere: their SAN names the kill square
+        // (`xboard_variant::parse_kill_san`).
+        .filter(|m| {
+            m.kind() != MoveKind::Shot
+                && !(matches!(m.kind(), MoveKind::Special(_))
+                    && variant.move_text(*m, dialect).contains(','))
+        })
         .filter(|m| {
             let k = pos.piece_at(m.from()).kind();
             match piece {

@@ -95,6 +95,9 @@ pub fn carries(variant: &dyn Variant, pos: &Position, m: Move) -> bool {
             && pos.ep_targets().contains(m.to())
             && m.from().file() != m.to().file());
     }
+    if underpromotes_outside_pawn_slot(rules, pos, m) {
+        return false;
+    }
     let mut moves = MoveList::new();
     variant.legal_moves(pos, &mut moves);
     let text = wire_text(variant, pos, &moves, m);
@@ -108,6 +111,17 @@ pub fn carries(variant: &dyn Variant, pos: &Position, m: Move) -> bool {
     let before = Shown::of(rules, pos);
     view::apply(rules, &before, &path, pos.turn(), ep(pos, &path))
         .is_some_and(|theirs| theirs.holds_all_of(&Shown::of(rules, &variant.play(pos, m))))
+}
+
+/// Whether `m` promotes a piece outside XBoard's Pawn slot to other than its first choice:
+/// XBoard's PGN drops the letter of such a promotion, so it would read back as the first.
+fn underpromotes_outside_pawn_slot(rules: &Rules, pos: &Position, m: Move) -> bool {
+    let (MoveKind::Promotion, Some(new)) = (m.kind(), m.piece()) else {
+        return false;
+    };
+    let kind = pos.piece_at(m.from()).kind();
+    let pawn_slot = super::piece_table(rules).starts_with(piece_letter(rules, Dialect::Cecp, kind));
+    !pawn_slot && rules.kinds[kind.index()].promotions.first() != Some(&new)
 }
 
 /// A legal move with a path that enters it by clicks.
@@ -388,42 +402,110 @@ pub fn switch_via(rules: &Rules, pos: &Position, moves: &MoveList, sq: Square) -
         .min_by_key(|&t| distance(t))
 }
 
-/// A move in XBoard's SAN for moves with a kill square (`Bc1e3-c1m`: the piece, its square, the
-/// kill square, `-` or `x`, the target and the letter), which is how XBoard 4.9.1 writes a
-/// multi-leg move into its PGN.
+/// A move in XBoard's SAN for moves with a kill square, which is how XBoard 4.9.1 writes a
+/// multi-leg move into its PGN: the SAN of the first leg (to the kill square), `-` or `x`, the
+/// last square and the letter: `Bc1e3-c1m`, `Be3-c1m` (a switch), `g7xg5-g7` (a shot). The move
+/// is the legal one with a path through that kill square to that square, from a square that
+/// fits what the first leg names.
 pub fn parse_kill_san(
     variant: &dyn Variant,
     pos: &Position,
     text: &str,
 ) -> Result<Move, MoveError> {
     let malformed = || MoveError::Malformed(text.to_string());
+    let rules = variant.rules();
+    let geo = rules.geometry();
     let clean: String = text
-        .trim_start_matches(|c: char| c.is_ascii_uppercase())
         .chars()
         .filter(|c| !matches!(c, '+' | '#' | '!' | '?' | '='))
         .collect();
-    let cut = clean
+    let letter = clean.chars().next().filter(char::is_ascii_uppercase);
+    let body = &clean[letter.map_or(0, |_| 1)..];
+    // The last leg: a separator after a rank's digit, then the target and an optional letter.
+    let cut = body
         .char_indices()
-        .find(|&(i, c)| (c == '-' || c == 'x') && i > 0 && clean.as_bytes()[i - 1].is_ascii_digit())
+        .rev()
+        .find(|&(i, c)| (c == '-' || c == 'x') && i > 0 && body.as_bytes()[i - 1].is_ascii_digit())
         .map(|(i, _)| i)
         .ok_or_else(malformed)?;
-    let (first, last) = (&clean[..cut], &clean[cut + 1..]);
-    let squares = split_squares(first).ok_or_else(malformed)?;
-    // The target square: its file letter and rank digits, before any letter.
+    let (first, last) = (&body[..cut], &body[cut + 1..]);
     let square_end = last
         .char_indices()
         .skip(1)
         .find(|(_, c)| !c.is_ascii_digit())
         .map_or(last.len(), |(i, _)| i);
-    let target = &last[..square_end];
-    let (from, kill) = match squares.as_slice() {
-        [from, kill] => (*from, *kill),
-        // XBoard leaves out the origin when the piece is unambiguous; a switch in place starts
-        // where it ends.
-        [kill] => (target, *kill),
+    let to = parse_square(geo, Dialect::Cecp, &last[..square_end]).ok_or_else(malformed)?;
+    let suffix = last[square_end..]
+        .chars()
+        .next()
+        .map(|c| c.to_ascii_lowercase());
+    // The first leg: an optional origin (square, file or rank), an optional `x`, the kill square.
+    let first: String = first.chars().filter(|&c| c != 'x' && c != '-').collect();
+    let squares = split_squares(&first).ok_or_else(malformed)?;
+    let (hint, kill) = match squares.as_slice() {
+        [kill] => ("", *kill),
+        [hint, kill] => (*hint, *kill),
         _ => return Err(malformed()),
     };
-    parse_wire(variant, pos, &format!("{from}{kill},{kill}{last}"))
+    let kill = parse_square(geo, Dialect::Cecp, kill).ok_or_else(malformed)?;
+    let mut moves = MoveList::new();
+    variant.legal_moves(pos, &mut moves);
+    let fits_origin = |from: Square| {
+        let file = hint.chars().next().map(|c| c as u8 - b'a');
+        let rank = parse_square(
+            geo,
+            Dialect::Cecp,
+            &format!("a{}", &hint.get(1..).unwrap_or("")),
+        );
+        file.is_none_or(|f| f == from.file())
+            && (hint.len() < 2 || rank.is_some_and(|r| r.rank() == from.rank()))
+    };
+    let fits_piece = |from: Square| {
+        let p = pos.piece_at(from);
+        match letter {
+            Some(l) => p.is_some() && piece_letter(rules, Dialect::Cecp, p.kind()) == l,
+            // XBoard writes a Pawn-slot piece without its letter.
+            None => true,
+        }
+    };
+    let mut found: Vec<Move> = entries(variant, pos, &moves)
+        .into_iter()
+        .filter(|e| {
+            let s = &e.path.squares;
+            s.len() == 3
+                && s[1] == kill
+                && s[2] == to
+                && fits_origin(s[0])
+                && fits_piece(s[0])
+                && (suffix.is_none() || e.path.suffix == suffix)
+        })
+        .map(|e| e.m)
+        .collect();
+    found.dedup();
+    match found.as_slice() {
+        [m] => Ok(*m),
+        // Forms XBoard relays differently (a Black switch in place) go through `parse_wire`.
+        _ => {
+            let from = if hint.len() >= 2 {
+                hint
+            } else {
+                &last[..square_end]
+            };
+            parse_wire(
+                variant,
+                pos,
+                &format!(
+                    "{from}{}",
+                    &format!(
+                        "{},{}{}",
+                        square_text(geo, Dialect::Cecp, kill),
+                        square_text(geo, Dialect::Cecp, kill),
+                        last
+                    )
+                ),
+            )
+        }
+    }
 }
 
 /// A move in XBoard's SAN (`Nf3`, `Ag9=C`), where the letter after `=` may be the one
@@ -441,7 +523,30 @@ pub fn parse_xboard_san(
             .last()
             .filter(|c| c.is_ascii_alphabetic())
     };
-    parse_san_with(variant, pos, Dialect::Cecp, text, &suffix)
+    let plain = parse_san_with(variant, pos, Dialect::Cecp, text, &suffix);
+    if plain.is_ok() || text.contains('=') {
+        return plain;
+    }
+    // XBoard drops the letter of a promotion by a piece outside its Pawn slot (an Adventurist,
+    // a Yanzee): such a move is its piece's first choice, the only one the engine makes under
+    // CECP (`carries`).
+    let rules = variant.rules();
+    let firsts: Vec<char> = rules
+        .kinds
+        .iter()
+        .filter_map(|k| k.promotions.first())
+        .map(|&k| piece_letter(rules, Dialect::Cecp, k))
+        .collect();
+    let found: Vec<Move> = firsts
+        .iter()
+        .filter_map(|l| {
+            parse_san_with(variant, pos, Dialect::Cecp, &format!("{text}={l}"), &suffix).ok()
+        })
+        .collect();
+    match found.as_slice() {
+        [m, rest @ ..] if rest.iter().all(|r| r == m) => Ok(*m),
+        _ => plain,
+    }
 }
 
 /// Whether an enemy of the side to move stands on `sq`.

@@ -188,3 +188,26 @@ fn xboard_blast() {
     let hover = xv::hover(v, &pos, &moves, &[sq("a1")], sq("c2")).unwrap();
     assert_eq!(mark_at(&hover, "b1"), Some('G'), "{hover}");
 }
+
+/// XBoard's PGN: a shot by a Pawn host in kill-square SAN, and an Adventurist's promotion,
+/// whose letter XBoard drops (the engine under CECP promotes such pieces to a Queen only).
+#[test]
+fn xboard_pgn_forms() {
+    use crate::protocol::xboard_variant as xv;
+    let v = get();
+    let pos = v
+        .parse_fen("9k/10/10/4r5/10/4P{aA}5/10/10/10/K9 w - - 0 1")
+        .unwrap();
+    let shot = cecp(v, &pos, "e4e6,e6e4");
+    assert_eq!(shot.kind(), MoveKind::Shot);
+    assert_eq!(xv::parse_kill_san(v, &pos, "e4xe6-e4"), Ok(shot));
+    let pos = v
+        .parse_fen("9k/1U8/10/10/10/10/10/10/10/K9 w - - 0 1")
+        .unwrap();
+    let queen = cecp(v, &pos, "b8c9q");
+    let knight = cecp(v, &pos, "b8c9n");
+    assert_eq!(xv::parse_xboard_san(v, &pos, "Uc9"), Ok(queen));
+    assert_eq!(xv::parse_xboard_san(v, &pos, "Ub8c9=N"), Ok(knight));
+    assert!(xv::carries(v, &pos, queen));
+    assert!(!xv::carries(v, &pos, knight));
+}
