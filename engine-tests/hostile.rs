@@ -125,6 +125,11 @@ fn uci_go_perft_stops_and_the_loop_answers_meanwhile() {
     // A perft that ends prints its count, and quit ends a running one.
     e.send("go perft 2");
     e.expect_exact("Nodes searched: 400");
+    // A `go perft 0` answers after the perft before it, even one that is still running.
+    e.send("go perft 20");
+    e.send("go perft 0");
+    e.expect_exact("info string perft stopped");
+    e.expect_exact("Nodes searched: 1");
     e.send("go perft 20");
     let status = e.quit_and_wait(Duration::from_secs(5));
     assert!(status.success(), "{status}");

@@ -250,6 +250,14 @@ fn break_line(rng: &mut Rng, line: &str) -> String {
     chars.into_iter().collect()
 }
 
+/// Digits in the longest run of digits of `line`.
+fn longest_number(line: &str) -> usize {
+    line.split(|c: char| !c.is_ascii_digit())
+        .map(str::len)
+        .max()
+        .unwrap_or(0)
+}
+
 /// Random words after a safe command, control bytes, invalid UTF-8 or a very long line.
 fn hostile(rng: &mut Rng) -> Vec<u8> {
     match rng.below(6) {
@@ -512,10 +520,13 @@ pub fn cecp(
                 5 => format!("otim {}", rng.below(200)),
                 _ => format!("nps {}", 1000 + rng.below(20000)),
             };
-            if rng.below(3) == 0 {
-                line(break_line(rng, &tc))
-            } else {
-                line(tc)
+            let broken = (rng.below(3) == 0).then(|| break_line(rng, &tc));
+            // A break that lengthens a number (`nps 20400` with `0000` inserted) can make a
+            // valid control of an hours-long search, which delays `pong` by protocol: such a
+            // line is sent unbroken.
+            match broken {
+                Some(b) if longest_number(&b) <= longest_number(&tc) => line(b),
+                _ => line(tc),
             }
         }
         61..=64 => line(match rng.below(6) {

@@ -562,39 +562,75 @@ fn fuzz_session(proto: Proto, game: &'static dyn Variant, lines: u64, seed: u64)
     tally
 }
 
+/// One session's report lines and its failure count.
+fn run_session(
+    i: usize,
+    game: &'static dyn Variant,
+    proto: Proto,
+    lines: u64,
+    seed: u64,
+) -> (Vec<String>, u64, u64) {
+    let session_seed = seed ^ ((i as u64) << 32) ^ (proto as u64) << 48;
+    let started = Instant::now();
+    let t = fuzz_session(proto, game, lines, session_seed);
+    eprintln!(
+        "{} over {proto:?}: {} lines (seed {seed}), {} restarts, {} failures, {:.1} s",
+        game.name(),
+        t.lines,
+        t.restarts,
+        t.failed,
+        started.elapsed().as_secs_f64()
+    );
+    let report = t
+        .failures
+        .into_iter()
+        .map(|f| {
+            format!(
+                "{} over {proto:?}: {}\n---- last exchanges ----\n{}\n",
+                game.name(),
+                f.what,
+                f.history
+            )
+        })
+        .collect();
+    (report, t.lines, t.failed)
+}
+
 #[test]
 fn protocol_fuzzing_over_every_game() {
     let total = env_number("MENAGERIE_FUZZ_LINES", LINES);
     let seed = seed();
+    // Sessions are independent (each has its own seed), so a long run may take several at
+    // once: `MENAGERIE_FUZZ_JOBS`. The lines sent do not depend on it.
+    let jobs = env_number("MENAGERIE_FUZZ_JOBS", 1).max(1) as usize;
     let games = variants::all();
     let per_session = total.div_ceil(2 * games.len() as u64);
-    let mut report = Vec::new();
-    let mut failed = 0;
-    let mut sent = 0;
-    for (i, &game) in games.iter().enumerate() {
-        for proto in [Proto::Uci, Proto::Cecp] {
-            let session_seed = seed ^ ((i as u64) << 32) ^ (proto as u64) << 48;
-            let started = Instant::now();
-            let t = fuzz_session(proto, game, per_session, session_seed);
-            eprintln!(
-                "{} over {proto:?}: {} lines (seed {seed}), {} restarts, {} failures, {:.1} s",
-                game.name(),
-                t.lines,
-                t.restarts,
-                t.failed,
-                started.elapsed().as_secs_f64()
-            );
-            sent += t.lines;
-            failed += t.failed;
-            for f in t.failures {
-                report.push(format!(
-                    "{} over {proto:?}: {}\n---- last exchanges ----\n{}\n",
-                    game.name(),
-                    f.what,
-                    f.history
-                ));
-            }
+    let sessions: Vec<(usize, &'static dyn Variant, Proto)> = games
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &g)| [Proto::Uci, Proto::Cecp].map(|p| (i, g, p)))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&(i, game, proto)) = sessions.get(k) else {
+                    break;
+                };
+                let r = run_session(i, game, proto, per_session, seed);
+                results.lock().expect("no session panics").push((k, r));
+            });
         }
+    });
+    let mut results = results.into_inner().expect("no session panics");
+    results.sort_by_key(|(k, _)| *k);
+    let (mut report, mut sent, mut failed) = (Vec::new(), 0, 0);
+    for (_, (r, lines, f)) in results {
+        report.extend(r);
+        sent += lines;
+        failed += f;
     }
     eprintln!("{sent} lines in all, {failed} failures");
     assert!(

@@ -421,6 +421,9 @@ impl Uci {
     /// `isready` and `quit` are answered meanwhile.
     fn perft(&mut self, depth: u32) {
         if depth == 0 {
+            // A perft still running answers first (its count or `perft stopped`), so that
+            // counts come in the order they were asked for.
+            self.engine.stop_and_wait();
             return self.say("Nodes searched: 1");
         }
         let out = self.out.clone();
