@@ -581,8 +581,8 @@ impl Xboard {
 
     /// Before a `usermove`: a third party's ply the engine played on its own gives way to the
     /// one `text` names (a referee that plays the third party relays its plies); on the third
-    /// party's turn, a text that is not its ply makes the engine play it first. True when `text`
-    /// was the third party's ply.
+    /// party's turn, a text that is not its ply makes the engine play it first. Says which of
+    /// the two happened, if any.
     fn settle_third_party(&mut self, text: &str) -> Settled {
         let v = self.engine.variant();
         if self.own_third_party {
