@@ -139,3 +139,104 @@ impl<P: Copy> Searches<P> {
 fn lock(slot: &Slot) -> std::sync::MutexGuard<'_, Option<SearchResult>> {
     slot.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::{channel, Receiver};
+    use std::time::Duration;
+
+    /// Longer than any of these searches takes, even on a loaded machine.
+    const WAIT: Duration = Duration::from_secs(120);
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    fn infinite() -> Limits {
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        }
+    }
+
+    fn setup() -> (Engine, Searches<char>, Receiver<Finished>) {
+        let (tx, rx) = channel();
+        (Engine::new(), Searches::new(tx), rx)
+    }
+
+    fn announced(rx: &Receiver<Finished>) -> SearchId {
+        rx.recv_timeout(WAIT)
+            .expect("the search's end is announced")
+            .0
+    }
+
+    #[test]
+    fn a_search_streams_its_lines_then_is_announced_and_collected() {
+        let (mut engine, mut searches, rx) = setup();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&lines);
+        searches.start(&mut engine, depth(3), false, 'p', move |id, info| {
+            seen.lock().unwrap().push((id, info.depth));
+        });
+        assert!(searches.active());
+        let id = announced(&rx);
+        assert!(searches.is_current(id));
+        let (purpose, result) = searches.collect().expect("the result waits");
+        assert_eq!(purpose, 'p');
+        let best = result.best.expect("a best move");
+        assert!(engine.game().legal_moves().contains(best));
+        assert!(!searches.active() && !searches.is_current(id));
+        let lines = lines.lock().unwrap();
+        assert!(lines.iter().all(|&(line_id, _)| line_id == id));
+        assert_eq!(lines.last().map(|l| l.1), Some(3));
+    }
+
+    #[test]
+    fn an_abandoned_search_leaves_nothing_and_its_late_end_is_not_current() {
+        let (mut engine, mut searches, rx) = setup();
+        searches.start(&mut engine, infinite(), false, 'a', |_, _| {});
+        assert!(searches.abandon(&mut engine));
+        assert!(!searches.active() && searches.collect().is_none());
+        let old = announced(&rx);
+        searches.start(&mut engine, depth(1), false, 'b', |_, _| {});
+        assert!(!searches.is_current(old));
+        let new = announced(&rx);
+        assert!(searches.is_current(new));
+        assert_eq!(searches.collect().map(|(p, _)| p), Some('b'));
+        assert!(!searches.abandon(&mut engine));
+    }
+
+    #[test]
+    fn a_stopped_search_still_gives_its_result_and_finish_waits_for_one() {
+        let (mut engine, mut searches, rx) = setup();
+        searches.start(&mut engine, infinite(), false, 's', |_, _| {});
+        searches.set_purpose('t');
+        searches.stop(&engine);
+        let id = announced(&rx);
+        assert!(searches.is_current(id));
+        assert_eq!(searches.collect().map(|(p, _)| p), Some('t'));
+        searches.start(&mut engine, infinite(), false, 'f', |_, _| {});
+        assert_eq!(searches.finish(&mut engine).map(|(p, _)| p), Some('f'));
+        assert!(!searches.active());
+    }
+
+    #[test]
+    fn a_pondering_search_ignores_its_time_until_ponderhit() {
+        let (mut engine, mut searches, rx) = setup();
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(1)),
+            ..Limits::default()
+        };
+        searches.start(&mut engine, limits, true, 'p', |_, _| {});
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(rx.try_recv().is_err(), "a pondering search waits");
+        searches.ponderhit(&engine);
+        let id = announced(&rx);
+        assert_eq!(searches.purpose(), Some('p'));
+        assert!(searches.is_current(id));
+    }
+}
