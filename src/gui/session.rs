@@ -5,18 +5,18 @@
 //! moves, and accepts a person's move only when its text is one of the legal moves it sent. Any
 //! refused command leaves the game as it was.
 
-use super::view;
-use crate::arena::pgn::PgnGame;
+use super::clock::Clocks;
+use super::{record, view};
 use crate::core::{Color, Move};
 use crate::engine::lifecycle::{Finished, SearchId, Searches};
 use crate::engine::Engine;
 use crate::notation::Dialect;
-use crate::search::{Clock, Info, Limits, Score};
+use crate::search::{Clock, Info, Limits};
 use crate::third_party::Policy;
 use crate::variants::{self, EndReason, Outcome};
 use serde_json::{json, Value};
 use std::sync::mpsc::Sender;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Longest FEN or move text a command may carry.
 const MAX_TEXT: usize = 512;
@@ -73,60 +73,6 @@ pub enum Event {
 impl From<Finished> for Event {
     fn from(Finished(id): Finished) -> Event {
         Event::Done { id }
-    }
-}
-
-/// The two players' clocks.
-#[derive(Clone, Debug)]
-struct Clocks {
-    /// Base time and increment; `None`: no clock.
-    control: Option<(Duration, Duration)>,
-    left: [Duration; 2],
-    /// The side whose clock runs, and since when.
-    running: Option<(Color, Instant)>,
-}
-
-impl Clocks {
-    fn new(control: Option<(Duration, Duration)>) -> Clocks {
-        let base = control.map_or(Duration::ZERO, |c| c.0);
-        Clocks {
-            control,
-            left: [base; 2],
-            running: None,
-        }
-    }
-
-    /// Time left of a player now.
-    fn now(&self, c: Color) -> Duration {
-        let left = self.left[c.index().min(1)];
-        match self.running {
-            Some((r, since)) if r == c => left.saturating_sub(since.elapsed()),
-            _ => left,
-        }
-    }
-
-    /// Stops the running clock; `moved` adds the increment.
-    fn stop(&mut self, moved: bool) {
-        if let Some((c, since)) = self.running.take() {
-            let i = c.index().min(1);
-            self.left[i] = self.left[i].saturating_sub(since.elapsed());
-            if moved {
-                self.left[i] += self.control.map_or(Duration::ZERO, |c| c.1);
-            }
-        }
-    }
-
-    fn start(&mut self, c: Color) {
-        if self.control.is_some() && c != Color::Neutral {
-            self.running = Some((c, Instant::now()));
-        }
-    }
-
-    /// The player whose time ran out, if any.
-    fn flagged(&self) -> Option<Color> {
-        self.running
-            .filter(|&(c, _)| self.now(c).is_zero())
-            .map(|(c, _)| c)
     }
 }
 
@@ -589,97 +535,19 @@ impl Session {
         limits
     }
 
-    /// A search line for the page: the score from White's side, depth, nodes and the moves.
+    /// A search line for the page.
     fn info_json(&self, info: &Info) -> Value {
-        let v = self.engine.variant();
-        let pos = self.engine.game().position();
-        let sign = if v.point_of_view(pos) == Color::Black {
-            -1
-        } else {
-            1
-        };
-        let score = match Score::from_internal(info.score) {
-            Score::Cp(cp) => json!({ "cp": sign * cp }),
-            Score::Mate(n) => json!({ "mate": sign * n }),
-        };
-        let pv: Vec<String> = info
-            .pv
-            .iter()
-            .map(|&m| v.move_text(m, Dialect::Uci))
-            .collect();
-        let ms = info.time.as_millis().max(1) as u64;
-        json!({
-            "type": "info",
-            "depth": info.depth,
-            "seldepth": info.seldepth,
-            "score": score,
-            "nodes": info.nodes,
-            "nps": info.nodes * 1000 / ms,
-            "time_ms": ms,
-            "pv": pv,
-        })
+        record::info_json(self.engine.variant(), self.engine.game().position(), info)
     }
 
-    /// The moves played, each with the side that played it.
-    fn move_list(&self) -> Vec<Value> {
-        let game = self.engine.game();
-        let v = game.variant();
-        let mut pos = game.start().clone();
-        let mut out = Vec::with_capacity(game.moves().len());
-        for &m in game.moves() {
-            out.push(json!({
-                "text": v.move_text(m, Dialect::Uci),
-                "side": view::side_code(pos.turn()).to_string(),
-            }));
-            pos = v.play(&pos, m);
-        }
-        out
-    }
-
-    /// The game in PGN, its moves in the project's notation.
+    /// The game in PGN, its players named by who plays them.
     fn pgn(&self, outcome: Option<&Outcome>) -> String {
-        let game = self.engine.game();
-        let v = game.variant();
-        let start = game.start();
         let name = |p: Player| match p {
             Player::Engine => "Menagerie",
             _ => "Human",
         };
-        let result = outcome.map_or("*", Outcome::pgn);
-        let mut tags = vec![
-            ("Event".to_string(), "Menagerie gui".to_string()),
-            ("Site".to_string(), "local".to_string()),
-            ("White".to_string(), name(self.players[0]).to_string()),
-            ("Black".to_string(), name(self.players[1]).to_string()),
-            ("Result".to_string(), result.to_string()),
-            ("Variant".to_string(), v.name().to_string()),
-        ];
-        let fen = v.fen(start);
-        if fen != v.fen(&v.start_position()) {
-            tags.push(("FEN".to_string(), fen));
-            tags.push(("SetUp".to_string(), "1".to_string()));
-        }
-        let mut pos = start.clone();
-        let mut moves = Vec::new();
-        let mut third_party_plies = Vec::new();
-        for (i, &m) in game.moves().iter().enumerate() {
-            let third = pos.turn() == Color::Neutral;
-            if third {
-                third_party_plies.push(i);
-            }
-            let note = third.then(|| crate::arena::THIRD_PARTY_NOTE.to_string());
-            moves.push((v.move_text(m, Dialect::Uci), note));
-            pos = v.play(&pos, m);
-        }
-        PgnGame {
-            tags,
-            moves,
-            third_party_plies,
-            first_ply: 2 * (start.fullmove() as u32 - 1) + u32::from(start.turn() == Color::Black),
-            ending: outcome.map_or(String::new(), describe),
-            result: result.to_string(),
-        }
-        .to_pgn()
+        let players = [name(self.players[0]), name(self.players[1])];
+        record::pgn(self.engine.game(), players, outcome)
     }
 
     /// The whole state of the game for the page.
@@ -695,16 +563,7 @@ impl Session {
         };
         let result = outcome
             .as_ref()
-            .map(|o| json!({ "result": o.pgn(), "reason": describe(o) }));
-        let clock = self.clocks.control.map(|(base, inc)| {
-            json!({
-                "base_ms": base.as_millis() as u64,
-                "increment_ms": inc.as_millis() as u64,
-                "w": self.clocks.now(Color::White).as_millis() as u64,
-                "b": self.clocks.now(Color::Black).as_millis() as u64,
-                "running": self.clocks.running.map(|(c, _)| view::side_code(c).to_string()),
-            })
-        });
+            .map(|o| json!({ "result": o.pgn(), "reason": record::describe(o) }));
         json!({
             "type": "state",
             "variant": v.name(),
@@ -716,7 +575,7 @@ impl Session {
             "reserve": view::reserve_json(v.rules(), pos),
             "check": view::checked_royals(v, pos),
             "legal": legal,
-            "moves": self.move_list(),
+            "moves": record::move_list(game),
             "start_fullmove": game.start().fullmove(),
             "result": result,
             "pgn": self.pgn(outcome.as_ref()),
@@ -739,26 +598,8 @@ impl Session {
                 "threads": self.engine.options.threads,
                 "hash_mb": self.engine.options.hash_mb,
             },
-            "clock": clock,
+            "clock": self.clocks.json(),
         })
-    }
-}
-
-/// The result's reason in words.
-fn describe(o: &Outcome) -> String {
-    match *o {
-        Outcome::Win {
-            winner,
-            reason: EndReason::Variant("time"),
-        } => {
-            let loser = if winner == Color::White {
-                "Black"
-            } else {
-                "White"
-            };
-            format!("{loser} lost on time")
-        }
-        _ => o.describe(),
     }
 }
 
