@@ -21,6 +21,7 @@ pub(super) struct Node {
 }
 
 impl Worker<'_> {
+    /// The score of `pos` searched to `depth` within `alpha`..`beta`, from its point of view.
     /// `in_check` is whether the side to move is in check, which the parent has worked out.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn alphabeta(
@@ -61,7 +62,8 @@ impl Worker<'_> {
         if let Some(score) = tt_score {
             return score;
         }
-        // Step 5. Game ends by the variant's rules (mate, stalemate, 50 moves, its own wins).
+        // Step 5. The moves; game ends by the variant's rules (mate, stalemate, 50 moves, its own
+        // wins), and the deepest ply, end the node.
         let mut moves = MoveList::new();
         if let Some(score) = self.generate_or_end(pos, node, &mut moves) {
             return score;
