@@ -407,7 +407,15 @@ impl Session {
             self.engine.options.threads = (t as usize).max(1);
         }
         if let Some(h) = hash {
-            self.engine.options.hash_mb = (h as usize).max(1);
+            let h = (h as usize).max(1);
+            if self.engine.searching() {
+                // The running search keeps its table; the next one gets the new size.
+                self.engine.options.hash_mb = h;
+            } else {
+                // Made now, so the games' shared cap counts the memory really held; a size the
+                // machine cannot give leaves the table as it was (the state says its size).
+                let _ = self.engine.set_hash(h);
+            }
         }
         if cmd.get("clock_ms").is_some() {
             let control = base.filter(|&b| b > 0).map(|b| {
