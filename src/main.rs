@@ -65,6 +65,10 @@ enum Command {
         /// Do not open the system's browser; only print the URL.
         #[arg(long)]
         no_open: bool,
+        /// Seconds after which a page's socket that sends nothing (not even the answer to a
+        /// ping) is closed, freeing its game slot.
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+        idle_timeout: u64,
     },
     /// Search fixed positions to a fixed depth; the node count is the search's checksum.
     Bench {
@@ -703,10 +707,12 @@ fn main() -> ExitCode {
             port,
             address,
             no_open,
+            idle_timeout,
         }) => menagerie::gui::run(&menagerie::gui::Options {
             address,
             port,
             open: !no_open,
+            idle_timeout: std::time::Duration::from_secs(idle_timeout),
         }),
         Some(Command::Variants) => {
             list_variants();
