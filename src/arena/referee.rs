@@ -26,18 +26,7 @@ pub(super) fn play_game(config: &MatchConfig, job: &Job) -> GameRecord {
     let start: Position = v
         .parse_fen(&job.fen)
         .expect("openings are checked when scheduled");
-    let mut record = GameRecord {
-        number: job.number,
-        round: job.round,
-        white: job.white,
-        black: job.black,
-        result: "*",
-        termination: "unterminated",
-        reason: String::new(),
-        fen: job.fen.clone(),
-        moves: Vec::new(),
-        crashed: None,
-    };
+    let mut record = unfinished(job);
     let players = match start_players(config, job) {
         Ok(players) => players,
         Err((loser, e)) => {
@@ -59,6 +48,22 @@ pub(super) fn play_game(config: &MatchConfig, job: &Job) -> GameRecord {
     referee.play_opening();
     while referee.next_turn().is_continue() {}
     referee.finish()
+}
+
+/// The record of `job` before it is played.
+fn unfinished(job: &Job) -> GameRecord {
+    GameRecord {
+        number: job.number,
+        round: job.round,
+        white: job.white,
+        black: job.black,
+        result: "*",
+        termination: "unterminated",
+        reason: String::new(),
+        fen: job.fen.clone(),
+        moves: Vec::new(),
+        crashed: None,
+    }
 }
 
 /// `White` or `Black`.

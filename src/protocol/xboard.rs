@@ -241,6 +241,7 @@ impl Xboard {
         self.out.line(text);
     }
 
+    /// `protover`: the features, variants and options the engine offers.
     fn features(&self) {
         let mut names: Vec<&str> = Vec::new();
         for v in variants::all() {
