@@ -77,7 +77,22 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // Log lines start with '#': XBoard reads the engine's stderr as protocol lines and ignores those.
+    init_logging();
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Log lines start with '#': XBoard reads the engine's stderr as protocol lines and ignores those.
+fn init_logging() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .format(|buf, record| {
             use std::io::Write;
@@ -90,6 +105,11 @@ fn main() -> ExitCode {
             )
         })
         .init();
+}
+
+/// The parsed arguments; on help or version, that text and success; on an error, one line and
+/// exit code 2.
+fn parse() -> Result<Cli, ExitCode> {
     use clap::{CommandFactory, FromArgMatches};
     let parsed = Cli::command().try_get_matches().and_then(|m| {
         let mut cli = Cli::from_arg_matches(&m)?;
@@ -100,33 +120,34 @@ fn main() -> ExitCode {
         }
         Ok(cli)
     });
-    let cli = match parsed {
-        Ok(cli) => cli,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            if matches!(
-                e.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
-                let _ = e.print();
-                return ExitCode::SUCCESS;
-            }
-            // One line: clap's first line says what is wrong, and when it ends in a colon the
-            // next lines name the arguments.
-            let text = e.render().to_string();
-            let mut lines = text.lines();
-            let mut line = lines.next().unwrap_or("error: bad arguments").to_string();
-            if line.ends_with(':') {
-                let names: Vec<&str> = lines.map(str::trim).take_while(|l| !l.is_empty()).collect();
-                line = format!("{} {}", line, names.join(", "));
-            }
-            eprintln!("{line}");
-            return ExitCode::from(2);
+    parsed.map_err(|e| {
+        use clap::error::ErrorKind;
+        if matches!(
+            e.kind(),
+            ErrorKind::DisplayHelp
+                | ErrorKind::DisplayVersion
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        ) {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
         }
-    };
-    let result = match cli.command {
+        // One line: clap's first line says what is wrong, and when it ends in a colon the
+        // next lines name the arguments.
+        let text = e.render().to_string();
+        let mut lines = text.lines();
+        let mut line = lines.next().unwrap_or("error: bad arguments").to_string();
+        if line.ends_with(':') {
+            let names: Vec<&str> = lines.map(str::trim).take_while(|l| !l.is_empty()).collect();
+            line = format!("{} {}", line, names.join(", "));
+        }
+        eprintln!("{line}");
+        ExitCode::from(2)
+    })
+}
+
+/// Runs the subcommand; with none, the protocol loop on stdin.
+fn run(command: Option<Command>) -> Result<(), String> {
+    match command {
         Some(Command::Perft {
             variant,
             fen,
@@ -161,13 +182,6 @@ fn main() -> ExitCode {
         None => {
             menagerie::protocol::run();
             Ok(())
-        }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            ExitCode::FAILURE
         }
     }
 }
