@@ -17,8 +17,8 @@ use player::Player;
 use stats::{Sprt, SprtDecision, Tally};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::channel;
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::Mutex;
 
 /// The PGN comment of a third party's ply, which marks it.
 pub const THIRD_PARTY_NOTE: &str = "third party";
@@ -358,73 +358,85 @@ pub fn run(
     }
     let jobs = schedule(config)?;
     let total = jobs.len();
-    let queue = Arc::new(Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>()));
-    let stop = Arc::new(AtomicBool::new(false));
+    let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>());
+    let stop = AtomicBool::new(false);
     let (tx, rx) = channel();
-    let mut tallies = vec![Tally::default(); config.engines.len()];
-    let mut games = Vec::new();
-    let mut decision = None;
-    let mut stopped = None;
+    let mut report = MatchReport {
+        games: Vec::new(),
+        tallies: vec![Tally::default(); config.engines.len()],
+        sprt: None,
+        stopped: None,
+    };
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.clamp(1, total.max(1)) {
-            let queue = Arc::clone(&queue);
-            let stop = Arc::clone(&stop);
             let tx = tx.clone();
-            scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
-                let Some(job) = job else { return };
-                let record = referee::play_game(config, &job);
-                if record.crashed.is_some() && !config.recover {
-                    // Before the next game is taken.
-                    stop.store(true, Ordering::Relaxed);
-                }
-                if tx.send(record).is_err() {
-                    return;
-                }
-            });
+            let (queue, stop) = (&queue, &stop);
+            scope.spawn(move || play_jobs(config, queue, stop, tx));
         }
         drop(tx);
         for record in rx.iter() {
-            let (w, b) = (record.white, record.black);
-            match record.result {
-                "1-0" => {
-                    tallies[w].wins += 1;
-                    tallies[b].losses += 1;
-                }
-                "0-1" => {
-                    tallies[b].wins += 1;
-                    tallies[w].losses += 1;
-                }
-                _ => {
-                    tallies[w].draws += 1;
-                    tallies[b].draws += 1;
-                }
-            }
-            on_game(&record, &tallies);
+            count(&mut report.tallies, &record);
+            on_game(&record, &report.tallies);
             if let (Some(e), false) = (record.crashed, config.recover) {
-                if stopped.is_none() {
-                    stopped = Some(format!(
+                if report.stopped.is_none() {
+                    report.stopped = Some(format!(
                         "engine {} failed in game {}; the match stops (--recover goes on)",
                         config.engines[e].name, record.number
                     ));
                 }
             }
-            games.push(record);
+            report.games.push(record);
             if let (Some(sprt), true) = (config.sprt, config.engines.len() == 2) {
-                if let Some(d) = sprt.decide(&tallies[0]) {
-                    decision = Some(d);
+                if let Some(d) = sprt.decide(&report.tallies[0]) {
+                    report.sprt = Some(d);
                     stop.store(true, Ordering::Relaxed);
                 }
             }
         }
     });
-    Ok(MatchReport {
-        games,
-        tallies,
-        sprt: decision,
-        stopped,
-    })
+    Ok(report)
+}
+
+/// One of the threads that play games: takes the next game from `queue` until it is empty or
+/// `stop` is set, and sends each record.
+fn play_jobs(
+    config: &MatchConfig,
+    queue: &Mutex<VecDeque<Job>>,
+    stop: &AtomicBool,
+    tx: Sender<GameRecord>,
+) {
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+        let Some(job) = job else { return };
+        let record = referee::play_game(config, &job);
+        if record.crashed.is_some() && !config.recover {
+            // Before the next game is taken.
+            stop.store(true, Ordering::Relaxed);
+        }
+        if tx.send(record).is_err() {
+            return;
+        }
+    }
+}
+
+/// Adds a finished game to both engines' tallies.
+fn count(tallies: &mut [Tally], record: &GameRecord) {
+    let (w, b) = (record.white, record.black);
+    match record.result {
+        "1-0" => {
+            tallies[w].wins += 1;
+            tallies[b].losses += 1;
+        }
+        "0-1" => {
+            tallies[b].wins += 1;
+            tallies[w].losses += 1;
+        }
+        _ => {
+            tallies[w].draws += 1;
+            tallies[b].draws += 1;
+        }
+    }
 }
