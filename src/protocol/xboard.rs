@@ -1158,3 +1158,20 @@ impl Adapter for Xboard {
         self.engine.stop_and_wait();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::COMMANDS;
+
+    /// A name listed twice would leave its second handler unreachable.
+    #[test]
+    fn each_command_is_listed_once() {
+        for (i, (name, _)) in COMMANDS.iter().enumerate() {
+            assert!(
+                COMMANDS[..i].iter().all(|(other, _)| other != name),
+                "{name:?} is listed twice"
+            );
+            assert_ne!(*name, "quit", "quit is handled before the table");
+        }
+    }
+}
