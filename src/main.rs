@@ -48,6 +48,8 @@ enum Command {
         #[arg(long, default_value = "uci")]
         dialect: String,
     },
+    /// Write a book of varied, balanced openings for a game (EPD and PGN).
+    Bookgen(cli::BookgenArgs),
     /// Play engine-vs-engine games (cutechess-cli style options).
     Match(cli::MatchArgs),
     /// Serve a board for every game in the browser, on 127.0.0.1 unless told otherwise.
@@ -165,6 +167,7 @@ fn run(command: Option<Command>) -> Result<(), String> {
             depth,
         }) => cli::bench(variant.as_deref(), threads, depth),
         Some(Command::Match(args)) => cli::run_match(&args),
+        Some(Command::Bookgen(args)) => cli::bookgen(&args),
         Some(Command::PgnCheck {
             file,
             variant,

@@ -2,6 +2,7 @@
 //! rules referee every move; engines speak UCI or CECP in their own processes; results go to PGN
 //! and a score table with Elo estimates, optionally under a sequential probability ratio test.
 
+pub mod books;
 pub mod config;
 pub mod pgn;
 pub mod player;

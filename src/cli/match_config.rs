@@ -39,7 +39,8 @@ pub struct MatchArgs {
     /// file=F [format=epd|fen] [order=random|sequential]
     #[arg(long, num_args = 1..)]
     openings: Vec<String>,
-    /// Seeded random legal plies from the start position, when there is no opening file.
+    /// Seeded random legal plies from the start position, when there is no opening file; with
+    /// neither, games start from the game's own book (books/VARIANT.epd, compiled in).
     #[arg(long, default_value_t = 0)]
     random_plies: u32,
     /// Seed of every random choice.
@@ -157,7 +158,15 @@ fn openings(
     variant: &dyn Variant,
 ) -> Result<Openings, String> {
     if words.is_empty() {
-        return Ok(Openings::RandomPlies(random_plies));
+        // Without an opening file, the game's own book, unless random plies are asked for.
+        let fens = arena::books::book(variant.name());
+        if random_plies > 0 || fens.is_empty() {
+            return Ok(Openings::RandomPlies(random_plies));
+        }
+        return Ok(Openings::Book {
+            fens,
+            random: false,
+        });
     }
     let kv = pairs(
         words,
