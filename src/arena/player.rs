@@ -297,7 +297,11 @@ impl Player {
                     } else {
                         // As XBoard and cutechess-cli do for an engine with setboard=0.
                         for line in edit_commands(fen).map_err(Failure::Unsupported)? {
-                            self.send(&line)?;
+                            if line == "a2a3" && self.usermove {
+                                self.send("usermove a2a3")?;
+                            } else {
+                                self.send(&line)?;
+                            }
                         }
                     }
                 }
