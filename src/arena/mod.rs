@@ -441,7 +441,10 @@ pub fn run(
             }
             report.games.push(record);
             if let (Some(sprt), true) = (config.sprt, config.engines.len() == 2) {
-                if let Some(d) = sprt.decide(report.llr(config, &sprt)) {
+                let decided = sprt
+                    .decide(report.llr(config, &sprt))
+                    .filter(|_| report.can_decide(config));
+                if let Some(d) = decided {
                     report.sprt = Some(d);
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -483,6 +486,21 @@ impl MatchReport {
     /// Whether the statistics are pentanomial: the match plays its games in pairs.
     pub fn paired(config: &MatchConfig) -> bool {
         config.repeat % 2 == 0 && config.games >= 2
+    }
+
+    /// Whether the SPRT may stop the match: the pairs (or, unpaired, the games) have results
+    /// of two kinds at least, so the variance is the games' and not regularisation's.
+    pub fn can_decide(&self, config: &MatchConfig) -> bool {
+        if Self::paired(config) {
+            self.penta.has_spread()
+        } else {
+            let t = &self.tallies[0];
+            [t.wins, t.draws, t.losses]
+                .iter()
+                .filter(|&&c| c > 0)
+                .count()
+                >= 2
+        }
     }
 
     /// The SPRT's log-likelihood ratio so far: from the pairs when the games are paired, else

@@ -130,6 +130,12 @@ impl Pentanomial {
         self.counts[doubled_points.min(4)] += 1;
     }
 
+    /// Whether the pairs are spread over two cells or more: before that, the LLR stems from
+    /// the regularisation of the empty cells alone (one pair of wins gives 3.8 for [0, 10]).
+    pub fn has_spread(&self) -> bool {
+        self.counts.iter().filter(|&&c| c > 0).count() >= 2
+    }
+
     /// Pairs counted.
     pub fn pairs(&self) -> u32 {
         self.counts.iter().sum()
@@ -444,6 +450,12 @@ mod tests {
         .estimates()
         .unwrap();
         assert_eq!((even.elo, even.los), (0.0, 0.5));
+        // One pair of wins alone has no spread: its LLR is regularisation's.
+        let one = Pentanomial {
+            counts: [0, 0, 0, 0, 1],
+        };
+        assert!(one.llr(&sprt) > 2.944 && !one.has_spread());
+        assert!(p.has_spread());
         // An empty match has no estimate and a zero LLR.
         assert!(Pentanomial::default().estimates().is_none());
         assert_eq!(Pentanomial::default().llr(&sprt), 0.0);

@@ -223,6 +223,9 @@ fn print_duel(config: &MatchConfig, report: &MatchReport, names: &[String]) {
         let verdict = match report.sprt {
             Some(SprtDecision::H0) => "H0 was accepted",
             Some(SprtDecision::H1) => "H1 was accepted",
+            None if !report.can_decide(config) => {
+                "no decision (the results are all of one kind so far)"
+            }
             None => "no decision",
         };
         let model = match s.model {
