@@ -58,6 +58,18 @@ const LMP_BASE: usize = 3;
 const IIR_DEPTH: i32 = 4;
 /// Quiescence delta pruning: margin over the material a capture wins.
 const DELTA_MARGIN: i32 = 200;
+/// Check extensions stop at this many times the iteration's depth in plies: where both sides
+/// can stand in check at once, every move may give check and extend.
+const EXTENSION_PLY_FACTOR: usize = 2;
+/// Quiet moves (check evasions) in one quiescence line. Only noisy moves end a quiescence line,
+/// each by changing material, of which there is a finite amount; an evasion changes none, and
+/// where both sides can stand in check at once (the Existentialist's protected King+Archer may
+/// stay attacked) evasions that give check can follow each other for ever. Past this many, a
+/// side in check that has a move stands pat and tries only noisy moves.
+const QUIESCE_EVASIONS: u32 = 4;
+/// Plies of quiescence below the horizon, the last guard: beyond it the static evaluation is
+/// taken (a game whose captures can bring pieces back need not run out of noisy moves).
+const QUIESCE_PLIES: u32 = 32;
 /// History scores stay within this bound, below the killers' order.
 const HISTORY_MAX: i32 = ORDER_KILLER[1] - 1;
 /// Late-move reductions: least depth, and how many moves are searched in full first.
@@ -248,6 +260,11 @@ struct Worker<'a> {
     unpublished: u64,
     seldepth: usize,
     aborted: bool,
+    /// Depth of the iteration being searched.
+    root_depth: u32,
+    /// Plies below the horizon and quiet moves among them, in the quiescence line being searched.
+    quiesce_plies: u32,
+    quiesce_quiet: u32,
     /// Hashes of the game before the root and of the path from the root.
     path: Vec<u64>,
     pv: Vec<Vec<Move>>,
@@ -362,6 +379,9 @@ impl<'a> Worker<'a> {
             unpublished: 0,
             seldepth: 0,
             aborted: false,
+            root_depth: 0,
+            quiesce_plies: 0,
+            quiesce_quiet: 0,
             path: history.to_vec(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             killers: [[Move::NULL; 2]; MAX_PLY],
@@ -549,6 +569,7 @@ impl<'a> Worker<'a> {
         let mut best_pv = Vec::new();
         let mut best = -INFINITY;
         self.seldepth = 0;
+        self.root_depth = depth;
         let variant = self.shared.variant;
         for (i, &m) in moves.iter().enumerate() {
             let child = variant.play(pos, m);
@@ -669,7 +690,8 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// `child` for quiescence.
+    /// `child` for quiescence; `quiet` is whether the move to it changed no material.
+    #[allow(clippy::too_many_arguments)]
     fn quiesce_child(
         &mut self,
         pos: &Position,
@@ -678,12 +700,18 @@ impl<'a> Worker<'a> {
         alpha: i32,
         beta: i32,
         in_check: bool,
+        quiet: bool,
     ) -> i32 {
-        if self.pov(child) == self.pov(pos) {
+        self.quiesce_plies += 1;
+        self.quiesce_quiet += u32::from(quiet);
+        let score = if self.pov(child) == self.pov(pos) {
             self.quiesce(child, ply + 1, alpha, beta, in_check)
         } else {
             -self.quiesce(child, ply + 1, -beta, -alpha, in_check)
-        }
+        };
+        self.quiesce_plies -= 1;
+        self.quiesce_quiet -= u32::from(quiet);
+        score
     }
 
     /// The player a node is scored for: the game's point of view, or on a third party's ply
@@ -874,7 +902,8 @@ impl<'a> Worker<'a> {
                 index += 1;
                 continue;
             }
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let extend = gives_check && ply < EXTENSION_PLY_FACTOR * self.root_depth as usize;
+            let new_depth = depth - 1 + i32::from(extend);
             self.path.push(pos.hash());
             let score = if index == 0 {
                 self.child(
@@ -1076,7 +1105,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         let variant = self.shared.variant;
-        if ply >= MAX_PLY - 1 {
+        if ply >= MAX_PLY - 1 || self.quiesce_plies >= QUIESCE_PLIES {
             return self.static_eval(pos);
         }
         let mut moves = MoveList::new();
@@ -1098,15 +1127,19 @@ impl<'a> Worker<'a> {
             };
             let child = variant.play(pos, m);
             let check = variant.in_check(&child);
-            return self.quiesce_child(pos, &child, ply, alpha, beta, check);
+            // Forced, so it costs none of the line's quiet moves.
+            return self.quiesce_child(pos, &child, ply, alpha, beta, check, false);
         }
         let stand_pat;
+        // Every evasion, so that mate is found, while the line has quiet moves to spare.
+        let evasions = in_check && self.quiesce_quiet < QUIESCE_EVASIONS;
         if in_check {
-            // Every evasion, so that mate is found.
             variant.legal_moves_checked(pos, true, &mut moves);
             if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
+        }
+        if evasions {
             stand_pat = -INFINITY;
         } else {
             // Not in check, the side to move is taken to have a move (stalemate is left to the
@@ -1118,13 +1151,17 @@ impl<'a> Worker<'a> {
             if stand_pat >= beta {
                 return stand_pat;
             }
-            variant.noisy_moves(pos, false, &mut moves);
+            if in_check {
+                moves.retain(|m| variant.is_noisy(pos, m));
+            } else {
+                variant.noisy_moves(pos, false, &mut moves);
+            }
         }
         let mut best = stand_pat;
         alpha = alpha.max(best);
         let mut picker = self.picker(pos, &mut moves, ply, Move::NULL);
         while let Some(m) = picker.next() {
-            if !in_check {
+            if !evasions {
                 let gain = self.material_gain(pos, m);
                 // Delta pruning: even winning this material with a margin cannot reach alpha.
                 if stand_pat + gain + DELTA_MARGIN <= alpha {
@@ -1144,9 +1181,10 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            let quiet = evasions && !variant.is_noisy(pos, m);
             let child = variant.play(pos, m);
             let check = variant.in_check(&child);
-            let score = self.quiesce_child(pos, &child, ply, alpha, beta, check);
+            let score = self.quiesce_child(pos, &child, ply, alpha, beta, check, quiet);
             if self.aborted {
                 return 0;
             }
