@@ -494,9 +494,11 @@ impl<'a> Worker<'a> {
                 continue;
             }
             // Step 4. A tree that stopped growing is resolved to the end (every line ends by a
-            // rule): deeper iterations would only repeat it.
+            // rule): deeper iterations would only repeat it. An infinite search (analysis, a
+            // ponder) goes on deepening and reporting until told to stop, as a client that waits
+            // for a depth expects.
             let grown = self.nodes - nodes_before;
-            if depth > 1 && grown == last_iteration_nodes {
+            if depth > 1 && grown == last_iteration_nodes && !self.unbounded() {
                 break;
             }
             last_iteration_nodes = grown;
