@@ -527,13 +527,13 @@ impl Relay {
 }
 
 /// The ply of a third party (Chaos's Nature) whose turn comes up, by the match's policy
-/// (`third_party::choose`), so that it reproduces.
+/// (`engine::choose_third_party_ply`), so that it reproduces.
 fn third_party_move(config: &MatchConfig, game: &Game) -> Option<Move> {
     let tp = ThirdParty {
         seed: config.seed,
         ..config.third_party
     };
-    third_party::choose(game.variant(), game.position(), &game.history(), &tp)
+    crate::engine::choose_third_party_ply(game.variant(), game.position(), &game.history(), &tp)
 }
 
 /// Adds to every engine's options, in a game with a third party, how the referee plays it

@@ -32,7 +32,7 @@ const DEFAULT_MOVETIME_MS: u64 = 1_000;
 pub enum Player {
     /// A person at the page.
     Human,
-    /// The engine: a search for White or Black; for a third party, `third_party::choose` helping
+    /// The engine: a search for White or Black; for a third party, `engine::choose_third_party_ply` helping
     /// the player the settings name.
     Engine,
     /// For a third party only: the seeded random choice (`third_party::seeded_choice`), the one
@@ -809,7 +809,7 @@ mod tests {
                 ..third_party::ThirdParty::default()
             };
             let history = crate::game::Game::new(v, pos.clone()).history();
-            let expected = third_party::choose(v, &pos, &history, &tp).map(text);
+            let expected = crate::engine::choose_third_party_ply(v, &pos, &history, &tp).map(text);
             assert!(expected.is_some());
             assert_eq!(ply, expected, "helping {favors}");
             assert_eq!(s.state()["third_party"]["favors"], &favors[..1]);

@@ -18,10 +18,9 @@ mod legal;
 mod play;
 pub mod reference;
 
+pub use crate::board::ep_capturable;
 pub use attacks::{attacked_by, table_attacked};
-pub use generate::{
-    en_passant, ep_capturable, moves_of, pseudo_legal, pseudo_legal_noisy, push_target,
-};
+pub use generate::{en_passant, moves_of, pseudo_legal, pseudo_legal_noisy, push_target};
 pub use legal::{
     castling_pieces_stand, legal, legal_noisy, royal_attacked, table_shortcuts, validate_basic,
     validate_stateless, validate_two_players,

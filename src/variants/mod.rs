@@ -396,6 +396,21 @@ impl<H: Hooks> Variant for Pipeline<H> {
     }
 }
 
+/// Every game gives notation what reading and writing move text needs.
+impl<V: Variant + ?Sized> notation::MoveSource for V {
+    fn rules(&self) -> &Rules {
+        Variant::rules(self)
+    }
+
+    fn legal_moves(&self, pos: &Position, out: &mut MoveList) {
+        Variant::legal_moves(self, pos, out)
+    }
+
+    fn move_text(&self, m: Move, dialect: Dialect) -> String {
+        Variant::move_text(self, m, dialect)
+    }
+}
+
 /// A variant name that is not registered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownVariant(pub String);
