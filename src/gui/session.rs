@@ -526,7 +526,7 @@ impl Session {
     fn info_json(&self, info: &Info) -> Value {
         let v = self.engine.variant();
         let pos = self.engine.game().position();
-        let sign = if v.point_of_view(pos) == Color::Black {
+        let sign = if v.hooks().point_of_view(pos) == Color::Black {
             -1
         } else {
             1
@@ -643,7 +643,7 @@ impl Session {
             "variant": v.name(),
             "fen": v.fen(pos),
             "turn": view::side_code(pos.turn()).to_string(),
-            "point_of_view": view::side_code(v.point_of_view(pos)).to_string(),
+            "point_of_view": view::side_code(v.hooks().point_of_view(pos)).to_string(),
             "ply": pos.ply(),
             "pieces": view::pieces_json(v, pos),
             "reserve": view::reserve_json(v.rules(), pos),
@@ -665,7 +665,7 @@ impl Session {
                 "seed": self.engine.options.third_party.seed,
                 "favors": view::side_code(self.engine.options.third_party.favors).to_string(),
             },
-            "turn_notes": v.describe_turn(pos),
+            "turn_notes": v.presentation().describe_turn(pos),
             "engine": {
                 "movetime_ms": self.movetime.as_millis() as u64,
                 "depth": self.depth,

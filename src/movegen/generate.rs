@@ -6,9 +6,8 @@
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Move, MoveList, PieceKind, Square};
 use crate::rules::Rules;
-use crate::variants::{Hooks, Rights};
 
-use super::Method;
+use super::{Hooks, Method, Rights};
 
 /// Pushes a move to `to`, expanded into promotions where the piece must promote there.
 #[inline]

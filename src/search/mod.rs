@@ -255,7 +255,6 @@ struct Worker<'a> {
     history: Vec<i32>,
     pawn_kinds: KindSet,
     allow_null: bool,
-    allow_reductions: bool,
 }
 
 /// Searches `root` (whose game history is `history`, oldest first) within `limits`, with
@@ -367,8 +366,7 @@ impl<'a> Worker<'a> {
             killers: [[Move::NULL; 2]; MAX_PLY],
             history: vec![0; NUM_SQUARES * NUM_SQUARES],
             pawn_kinds,
-            allow_null: shared.variant.null_move_allowed(),
-            allow_reductions: shared.variant.reductions_allowed(),
+            allow_null: shared.variant.switches().null_move_allowed(),
         }
     }
 
@@ -638,6 +636,7 @@ impl<'a> Worker<'a> {
         let window = self
             .shared
             .variant
+            .hooks()
             .repetition_window(pos)
             .min(self.path.len());
         self.path[self.path.len() - window..]
@@ -693,7 +692,7 @@ impl<'a> Worker<'a> {
         if pos.turn() == Color::Neutral && tp.policy == Policy::Engine {
             tp.favors
         } else {
-            self.shared.variant.point_of_view(pos)
+            self.shared.variant.hooks().point_of_view(pos)
         }
     }
 
@@ -719,7 +718,7 @@ impl<'a> Worker<'a> {
     fn static_eval(&self, pos: &Position) -> i32 {
         let variant = self.shared.variant;
         let pov = self.pov(pos);
-        let extra = variant.evaluate_extra(pos);
+        let extra = variant.switches().evaluate_extra(pos);
         let extra = if pov == Color::Black { -extra } else { extra };
         self.eval.evaluate(variant.rules(), pos, pov) + extra
     }
@@ -774,7 +773,7 @@ impl<'a> Worker<'a> {
         // Step 5. Game ends by the variant's rules (mate, stalemate, 50 moves, its own wins).
         let mut moves = MoveList::new();
         variant.legal_moves_checked(pos, in_check, &mut moves);
-        if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
+        if let Some(outcome) = variant.hooks().outcome(pos, moves.len(), &[]) {
             return self.outcome_score(outcome, pos, ply);
         }
         if ply >= MAX_PLY - 1 {
@@ -821,7 +820,9 @@ impl<'a> Worker<'a> {
             let null = variant.play(pos, Move::pass());
             // Only a pass that hands the move straight to the opponent is a null move: never
             // one that crosses a third party's turn.
-            if null.turn() == pos.turn().opponent() && variant.point_of_view(&null) == null.turn() {
+            if null.turn() == pos.turn().opponent()
+                && variant.hooks().point_of_view(&null) == null.turn()
+            {
                 self.path.push(pos.hash());
                 let score = -self.alphabeta(
                     &null,
@@ -856,7 +857,7 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = MoveList::new();
         let may_prune = !pv_node && !in_check;
         while let Some(m) = picker.next() {
-            let quiet = !variant.is_noisy(pos, m);
+            let quiet = !variant.hooks().is_noisy(pos, m);
             let child = variant.play(pos, m);
             let gives_check = variant.in_check(&child);
             // Step 10. Prune quiet moves that give no check near the horizon: late in the order
@@ -890,8 +891,7 @@ impl<'a> Worker<'a> {
             } else {
                 // Step 11. Late-move reductions for quiet moves.
                 let mut r = 0;
-                if self.allow_reductions
-                    && depth >= LMR_DEPTH
+                if depth >= LMR_DEPTH
                     && index >= LMR_FULL_MOVES
                     && quiet
                     && !in_check
@@ -1056,6 +1056,7 @@ impl<'a> Worker<'a> {
     fn material_gain(&self, pos: &Position, m: Move) -> i32 {
         self.shared
             .variant
+            .hooks()
             .material_gain(pos, m, &|k| self.eval.value(k))
     }
 
@@ -1091,7 +1092,7 @@ impl<'a> Worker<'a> {
                 _ => moves.iter().copied().find(|m| m.kind() == MoveKind::Pass),
             };
             let Some(m) = m else {
-                return match variant.outcome(pos, moves.len(), &[]) {
+                return match variant.hooks().outcome(pos, moves.len(), &[]) {
                     Some(o) => self.outcome_score(o, pos, ply),
                     None => self.static_eval(pos),
                 };
@@ -1104,14 +1105,14 @@ impl<'a> Worker<'a> {
         if in_check {
             // Every evasion, so that mate is found.
             variant.legal_moves_checked(pos, true, &mut moves);
-            if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
+            if let Some(outcome) = variant.hooks().outcome(pos, moves.len(), &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
             stand_pat = -INFINITY;
         } else {
             // Not in check, the side to move is taken to have a move (stalemate is left to the
             // full-width search); the other game ends still count.
-            if let Some(outcome) = variant.outcome(pos, 1, &[]) {
+            if let Some(outcome) = variant.hooks().outcome(pos, 1, &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
             stand_pat = self.static_eval(pos);
@@ -1185,7 +1186,7 @@ impl<'a> Worker<'a> {
         Picker::new(moves, |m| {
             if m == tt_move {
                 ORDER_TT
-            } else if variant.is_noisy(pos, m) {
+            } else if variant.hooks().is_noisy(pos, m) {
                 // Most valuable victim and promoted piece first, then least valuable mover.
                 let mover = self.value_on(pos, m.from());
                 let promoted = if m.kind() == MoveKind::Promotion {
@@ -1193,7 +1194,10 @@ impl<'a> Worker<'a> {
                 } else {
                     0
                 };
-                let gain = variant.material_gain(pos, m, &|k| self.eval.value(k)) + promoted;
+                let gain = variant
+                    .hooks()
+                    .material_gain(pos, m, &|k| self.eval.value(k))
+                    + promoted;
                 ORDER_CAPTURE + 10 * gain - mover / 10
             } else if self.killers[ply][0] == m {
                 ORDER_KILLER[0]

@@ -28,7 +28,7 @@ fn builtin(variant: &dyn Variant) -> bool {
 /// (`Hooks::xboard_text`), else the CECP move text, except a switch in place, which goes out and
 /// back through an empty square (`switch_via`).
 fn base_text(variant: &dyn Variant, pos: &Position, moves: &MoveList, m: Move) -> String {
-    if let Some(text) = variant.xboard_text(pos, m) {
+    if let Some(text) = variant.presentation().xboard_text(pos, m) {
         return text;
     }
     let rules = variant.rules();
@@ -103,7 +103,7 @@ fn ep(pos: &Position, path: &Path) -> bool {
 /// Under CECP the engine does not choose other moves while it has these, and `lift` does not
 /// offer them.
 pub fn carries(variant: &dyn Variant, pos: &Position, shown: &Shown, m: Move) -> bool {
-    if !variant.xboard_carries(pos, m) {
+    if !variant.presentation().xboard_carries(pos, m) {
         return false;
     }
     let rules = variant.rules();
@@ -135,7 +135,7 @@ pub fn carries(variant: &dyn Variant, pos: &Position, shown: &Shown, m: Move) ->
     };
     let before = Shown::of(rules, pos);
     let after = Shown::of(rules, &variant.play(pos, m));
-    let hidden = variant.xboard_hidden();
+    let hidden = variant.presentation().xboard_hidden();
     rules
         .geometry()
         .board()
@@ -179,7 +179,7 @@ fn entries(variant: &dyn Variant, pos: &Position, shown: &Shown, moves: &MoveLis
             continue;
         }
         path.suffix = path.suffix.filter(|&c| table_letter(c));
-        for squares in variant.xboard_paths(pos, m) {
+        for squares in variant.presentation().xboard_paths(pos, m) {
             out.push(Entry {
                 m,
                 path: Path {

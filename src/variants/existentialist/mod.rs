@@ -22,6 +22,7 @@ mod threats;
 
 use super::short::{self, BobberRules, TeleporterRules};
 use super::{chess, EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
+use super::{Bench, GameModule, Presentation, SearchSwitches};
 use crate::board::{Effects, FenError, PieceFlags, Position, PositionError, Setup, SpellKind};
 use crate::core::Square;
 use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, PieceKind, Special};
@@ -260,13 +261,18 @@ impl Existentialist {
     }
 }
 
+impl GameModule for Existentialist {
+    const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
+
+    const BENCH: Bench = Bench {
+        depth: 7,
+        positions: &[START_FEN],
+    };
+}
+
 impl Hooks for Existentialist {
     fn rules(&self) -> &Rules {
         &self.rules
-    }
-
-    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
-        NAMED
     }
 
     fn rights(&self, pos: &Position, in_check: bool) -> Rights {
@@ -382,6 +388,72 @@ impl Hooks for Existentialist {
         effects::after_move(self, before, m, after);
     }
 
+    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Special(_) => {
+                m.is(IN_PLACE) || (m.is(SHARED_STEP) && pos.piece_at(m.to()).is_some())
+            }
+            _ => movegen::core_is_noisy(pos, m),
+        }
+    }
+
+    /// Shields are renumbered in reading order, so that equal positions are equal.
+    fn read_turn(&self, setup: &Setup, pos: &mut Position) -> Result<(), FenError> {
+        if setup.turn == Color::Neutral {
+            return Err(FenError::BadTurn("n".into()));
+        }
+        if let Some(t) = &setup.turn_field {
+            return Err(FenError::BadTurnField(t.clone()));
+        }
+        effects::renumber_shields(pos);
+        Ok(())
+    }
+
+    fn validate(&self, pos: &Position) -> Result<(), PositionError> {
+        movegen::validate_two_players(pos)?;
+        status::validate(self, pos)
+    }
+
+    /// A King killed by a blast loses at once; both killed is a draw (RULINGS §1.3, §9 item
+    /// 10). Otherwise FIDE's ends.
+    fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
+        let alive = |c: Color| pos.pieces(c, KING).nonempty();
+        match (alive(Color::White), alive(Color::Black)) {
+            (true, true) => {}
+            (false, false) => {
+                return Some(Outcome::Draw {
+                    reason: EndReason::Variant("both kings blasted"),
+                })
+            }
+            (white, _) => {
+                return Some(Outcome::Win {
+                    winner: if white { Color::White } else { Color::Black },
+                    reason: EndReason::Variant("a king blasted"),
+                })
+            }
+        }
+        crate::movegen::fide_outcome(self, pos, legal_count, history)
+    }
+
+    /// Neither side can win only with bare Kings (anything else may still promote, shoot or
+    /// explode).
+    fn insufficient_material(&self, pos: &Position) -> bool {
+        (pos.occupied() & !pos.kind_bb(KING)).is_empty()
+    }
+}
+
+impl SearchSwitches for Existentialist {
+    fn evaluate_extra(&self, pos: &Position) -> i32 {
+        effects::evaluate(self, pos)
+    }
+
+    /// Forced moves and frozen pieces make zugzwang common.
+    fn null_move_allowed(&self) -> bool {
+        false
+    }
+}
+
+impl Presentation for Existentialist {
     /// Merges, shield moves and the King's steps from a shared square are written as steps;
     /// the three-square shield in two legs; the capture in place as the King's square twice
     /// (RULINGS §12 item 5).
@@ -412,83 +484,12 @@ impl Hooks for Existentialist {
         moves::double_knight_paths(self, pos, m)
     }
 
-    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
-        match m.kind() {
-            MoveKind::Special(_) => {
-                m.is(IN_PLACE) || (m.is(SHARED_STEP) && pos.piece_at(m.to()).is_some())
-            }
-            _ => movegen::core_is_noisy(pos, m),
-        }
-    }
-
-    /// Shields are renumbered in reading order, so that equal positions are equal.
-    fn read_turn(&self, setup: &Setup, pos: &mut Position) -> Result<(), FenError> {
-        if setup.turn == Color::Neutral {
-            return Err(FenError::BadTurn("n".into()));
-        }
-        if let Some(t) = &setup.turn_field {
-            return Err(FenError::BadTurnField(t.clone()));
-        }
-        effects::renumber_shields(pos);
-        Ok(())
-    }
-
-    fn evaluate_extra(&self, pos: &Position) -> i32 {
-        effects::evaluate(self, pos)
-    }
-
-    /// Forced moves and frozen pieces make zugzwang common.
-    fn null_move_allowed(&self) -> bool {
-        false
-    }
-
-    fn bench_positions(&self) -> &'static [&'static str] {
-        &[START_FEN]
-    }
-
-    /// Deep enough to reach the first captures, short enough for about a second.
-    fn bench_depth(&self) -> u32 {
-        7
-    }
-
     fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
         state_labels(self.rules(), pos, sq)
     }
 
     fn legend_notes(&self) -> &'static [(char, &'static str)] {
         LEGEND
-    }
-
-    fn validate(&self, pos: &Position) -> Result<(), PositionError> {
-        movegen::validate_two_players(pos)?;
-        status::validate(self, pos)
-    }
-
-    /// A King killed by a blast loses at once; both killed is a draw (RULINGS §1.3, §9 item
-    /// 10). Otherwise FIDE's ends.
-    fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
-        let alive = |c: Color| pos.pieces(c, KING).nonempty();
-        match (alive(Color::White), alive(Color::Black)) {
-            (true, true) => {}
-            (false, false) => {
-                return Some(Outcome::Draw {
-                    reason: EndReason::Variant("both kings blasted"),
-                })
-            }
-            (white, _) => {
-                return Some(Outcome::Win {
-                    winner: if white { Color::White } else { Color::Black },
-                    reason: EndReason::Variant("a king blasted"),
-                })
-            }
-        }
-        super::hooks::fide_outcome(self, pos, legal_count, history)
-    }
-
-    /// Neither side can win only with bare Kings (anything else may still promote, shoot or
-    /// explode).
-    fn insufficient_material(&self, pos: &Position) -> bool {
-        (pos.occupied() & !pos.kind_bb(KING)).is_empty()
     }
 }
 
@@ -515,7 +516,7 @@ fn state_labels(rules: &Rules, pos: &Position, sq: Square) -> Vec<String> {
         _ => {}
     }
     if let Some(spell) = st.spell {
-        let end = super::hooks::spell_end(pos, spell.left);
+        let end = super::presentation::spell_end(pos, spell.left);
         let what = match spell.kind {
             DAZZLED => "dazzled",
             INVULNERABLE => "protected",
