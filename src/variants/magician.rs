@@ -30,9 +30,12 @@ const NAMED: &[(PieceKind, char)] = &[
     (TELEPATH, 'T'),
 ];
 
-/// A pawn move entering the 6th rank that also promotes the Magician on `aux` into `piece`
-/// (RULINGS §4.3, §8 item 6). Whether it captures, en passant included, is read from the board.
-pub const ALSO_PROMOTE: Special = Special(0);
+crate::special_kinds! {
+    /// A pawn move entering the 6th rank that also promotes the Magician on `aux` into `piece`
+    /// (RULINGS §4.3, §8 item 6). Whether it captures, en passant included, is read from the
+    /// board.
+    pub ALSO_PROMOTE;
+}
 
 /// The rank, counted from the owner's side from 0, whose entry by a pawn promotes a Magician.
 const TRIGGER_RANK: u8 = 5;
@@ -107,6 +110,8 @@ const LEGEND: &[(char, &str)] = &[
 ];
 
 impl GameModule for Magician {
+    const SPECIALS: &'static [(Special, &'static str)] = SPECIALS;
+
     const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
 }
 

@@ -1,8 +1,8 @@
 //! The games, the variant facade and the registry. A game module implements [`GameModule`]:
 //! its rules as [`Hooks`] on the shared pipeline (over defaults that are the FIDE rules), its
-//! [`SearchSwitches`] and [`Presentation`], and plain data (named kinds, bench positions).
-//! [`Pipeline`] runs the shared pipeline with those hooks and is what the rest of the engine
-//! sees, as `&dyn Variant`.
+//! [`SearchSwitches`] and [`Presentation`], and plain data (named kinds, its own move kinds,
+//! bench positions). [`Pipeline`] runs the shared pipeline with those hooks and is what the rest
+//! of the engine sees, as `&dyn Variant`.
 
 pub mod afterlife;
 pub mod chaos;
@@ -20,7 +20,7 @@ pub use presentation::Presentation;
 pub use switches::SearchSwitches;
 
 use crate::board::{FenError, Position, Setup};
-use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, PieceKind, Square};
+use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, PieceKind, Special, Square};
 use crate::movegen::{self, Method};
 use crate::notation::{self, Dialect};
 use crate::rules::Rules;
@@ -56,6 +56,11 @@ pub trait GameModule: Hooks + SearchSwitches + Presentation + Sized + 'static {
     /// Kinds the game's module names, with their letters; a registry test checks them against
     /// the catalogue (`Rules::check_named`). Default: none.
     const NAMED_KINDS: &'static [(PieceKind, char)] = &[];
+
+    /// The game's own move kinds (`MoveKind::Special`), each with its name, declared once with
+    /// `special_kinds!` so that two of them cannot share a code; a registry test checks that
+    /// every special move the game makes is one of them. Default: none.
+    const SPECIALS: &'static [(Special, &'static str)] = &[];
 
     /// What `menagerie bench` searches. Default: the start position to `Bench::DEFAULT_DEPTH`.
     const BENCH: Bench = Bench::START;
@@ -94,6 +99,9 @@ pub trait Variant: Send + Sync {
 
     /// Kinds the game's module names, with their letters (`GameModule::NAMED_KINDS`).
     fn named_kinds(&self) -> &'static [(PieceKind, char)];
+
+    /// The game's own move kinds with their names (`GameModule::SPECIALS`).
+    fn specials(&self) -> &'static [(Special, &'static str)];
 
     /// What `menagerie bench` searches (`GameModule::BENCH`).
     fn bench(&self) -> Bench;
@@ -176,6 +184,10 @@ impl<H: GameModule> Variant for Pipeline<H> {
 
     fn named_kinds(&self) -> &'static [(PieceKind, char)] {
         H::NAMED_KINDS
+    }
+
+    fn specials(&self) -> &'static [(Special, &'static str)] {
+        H::SPECIALS
     }
 
     fn bench(&self) -> Bench {

@@ -5,7 +5,7 @@
 //! detection that sees explosions and Bobbers. `docs/rules/schizophrenic.md` cites the RULINGS
 //! items.
 
-use super::short::{self, BobberRules, TeleporterRules, EXPLODE};
+use super::short::{self, BobberRules, TeleporterRules};
 use super::{chess, Hooks, Pipeline, Shortcuts};
 use super::{Bench, GameModule, Presentation, SearchSwitches};
 use crate::board::{Effects, PieceFlags, PieceState, Position, PositionError, MAX_STATES};
@@ -36,9 +36,14 @@ const NAMED: &[(PieceKind, char)] = &[
     (QUEEN, 'Q'),
 ];
 
-/// The King's once-per-game teleport to an empty Teleporter home square (RULINGS §2.3): it
-/// differs from a step onto the same square by using the teleport up (§8 item 1).
-pub const KING_TELEPORT: Special = Special(1);
+crate::special_kinds! {
+    /// A Teleporter's explosion onto an enemy piece on its own first rank: both pieces are
+    /// removed (RULINGS §2.4 item 6). Made by the shared Teleporter (`short::TeleporterRules`).
+    pub EXPLODE;
+    /// The King's once-per-game teleport to an empty Teleporter home square (RULINGS §2.3): it
+    /// differs from a step onto the same square by using the teleport up (§8 item 1).
+    pub KING_TELEPORT;
+}
 
 /// The King's teleport from `from` to `to` (its text carries the King's letter).
 fn king_teleport(from: Square, to: Square) -> Move {
@@ -58,7 +63,7 @@ const MAX_QUEENS: u32 = 1;
 const TELEPORTERS: TeleporterRules = TeleporterRules {
     kind: TELEPORTER,
     home_files: &HOME_FILES,
-    explodes: true,
+    explosion: Some(EXPLODE),
 };
 /// The Bobber's range grows to 11, the longest line on twelve files (RULINGS §2.2).
 const BOBBERS: BobberRules = BobberRules {
@@ -200,6 +205,8 @@ const LEGEND: &[(char, &str)] = &[
 ];
 
 impl GameModule for Schizophrenic {
+    const SPECIALS: &'static [(Special, &'static str)] = SPECIALS;
+
     const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
 
     const BENCH: Bench = Bench {

@@ -22,7 +22,7 @@ mod turn;
 use super::{Bench, GameModule, Presentation, SearchSwitches};
 use super::{EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
 use crate::board::{Effects, FenError, PieceFlags, Position, PositionError};
-use crate::core::{Bitboard, Color, Geometry, Move, MoveList, PieceKind, Square};
+use crate::core::{Bitboard, Color, Geometry, Move, MoveList, PieceKind, Special, Square};
 use crate::movegen::Method;
 use crate::notation::Dialect;
 use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
@@ -312,6 +312,8 @@ pub fn get_optional_limbo() -> &'static Pipeline<Afterlife> {
 }
 
 impl GameModule for Afterlife {
+    const SPECIALS: &'static [(Special, &'static str)] = turn::SPECIALS;
+
     const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
 
     const BENCH: Bench = Bench {

@@ -20,12 +20,14 @@ use super::{
 };
 use super::{TWELVE_HOURS, WORLD};
 use crate::board::{Effects, PieceState, Position};
-use crate::core::{Bitboard, Color, Move, MoveKind, Piece, PieceKind, Special, Square};
+use crate::core::{Bitboard, Color, Move, MoveKind, Piece, PieceKind, Square};
 use crate::notation::{square_text, Dialect};
 use crate::rules::Rules;
 
-/// The game's one move kind: a whole turn.
-pub const TURN: Special = Special(0);
+crate::special_kinds! {
+    /// The game's one move kind: a whole turn.
+    pub TURN;
+}
 
 /// The first part of a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -78,18 +78,20 @@ const NAMED: &[(PieceKind, char)] = &[
     (ADVENTURIST, 'U'),
 ];
 
-/// The Archer's or the Zednick's step onto a friendly piece it joins, a two-square shield
-/// included (RULINGS §12 item 5: written as the step, `e5e6`).
-pub const MERGE: Special = Special(0);
-/// The Zednick joining two Teleporters in a three-square shield: `to` and `aux` are the
-/// Teleporters (written `e3f3,f3g3`).
-pub const SHIELD3: Special = Special(1);
-/// A shield's move: its square nearest a1 (`from`) and where that square goes (`d2f2`).
-pub const SHIELD_MOVE: Special = Special(2);
-/// The King taking, in place, the piece that shares its square (`e1e1`).
-pub const IN_PLACE: Special = Special(3);
-/// The King stepping away from the square it shares (`e1e2`).
-pub const SHARED_STEP: Special = Special(4);
+crate::special_kinds! {
+    /// The Archer's or the Zednick's step onto a friendly piece it joins, a two-square shield
+    /// included (RULINGS §12 item 5: written as the step, `e5e6`).
+    pub MERGE;
+    /// The Zednick joining two Teleporters in a three-square shield: `to` and `aux` are the
+    /// Teleporters (written `e3f3,f3g3`).
+    pub SHIELD3;
+    /// A shield's move: its square nearest a1 (`from`) and where that square goes (`d2f2`).
+    pub SHIELD_MOVE;
+    /// The King taking, in place, the piece that shares its square (`e1e1`).
+    pub IN_PLACE;
+    /// The King stepping away from the square it shares (`e1e2`).
+    pub SHARED_STEP;
+}
 
 /// A piece that took the Archer of the enemy King standing on its square (FEN `k`, RULINGS §12
 /// item 2).
@@ -121,7 +123,7 @@ const NO_HOMES: [u8; 0] = [];
 const TELEPORTERS: TeleporterRules = TeleporterRules {
     kind: TELEPORTER,
     home_files: &NO_HOMES,
-    explodes: false,
+    explosion: None,
 };
 /// The Bobber grows to 9, the longest line on ten files (RULINGS §1.2).
 const BOBBERS: BobberRules = BobberRules {
@@ -262,6 +264,8 @@ impl Existentialist {
 }
 
 impl GameModule for Existentialist {
+    const SPECIALS: &'static [(Special, &'static str)] = SPECIALS;
+
     const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
 
     const BENCH: Bench = Bench {
