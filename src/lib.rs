@@ -22,3 +22,6 @@ pub mod rules;
 pub mod search;
 pub mod third_party;
 pub mod variants;
+
+#[cfg(test)]
+mod layers;
