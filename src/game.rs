@@ -98,7 +98,7 @@ impl Game {
     pub fn outcome(&self) -> Option<Outcome> {
         let legal = self.legal_moves().len();
         self.variant
-            .hooks()
+            .rulings()
             .outcome(self.position(), legal, &self.history())
     }
 }

@@ -180,7 +180,7 @@ pub fn move_text<V: MoveSource + ?Sized>(variant: &V, dialect: Dialect, m: Move)
     variant.move_text(m, dialect)
 }
 
-/// The text of a move of a core kind; games write their own kinds' text (`Hooks::special_text`).
+/// The text of a move of a core kind; games write their own kinds' text (`Presentation::special_text`).
 pub fn core_move_text(rules: &Rules, dialect: Dialect, m: Move) -> String {
     let geo = rules.geometry();
     let sq = |s: Square| square_text(geo, dialect, s);

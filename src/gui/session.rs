@@ -526,7 +526,7 @@ impl Session {
     fn info_json(&self, info: &Info) -> Value {
         let v = self.engine.variant();
         let pos = self.engine.game().position();
-        let sign = if v.hooks().point_of_view(pos) == Color::Black {
+        let sign = if v.rulings().point_of_view(pos) == Color::Black {
             -1
         } else {
             1
@@ -643,7 +643,7 @@ impl Session {
             "variant": v.name(),
             "fen": v.fen(pos),
             "turn": view::side_code(pos.turn()).to_string(),
-            "point_of_view": view::side_code(v.hooks().point_of_view(pos)).to_string(),
+            "point_of_view": view::side_code(v.rulings().point_of_view(pos)).to_string(),
             "ply": pos.ply(),
             "pieces": view::pieces_json(v, pos),
             "reserve": view::reserve_json(v.rules(), pos),

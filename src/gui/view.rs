@@ -173,7 +173,7 @@ pub fn pieces_json(v: &dyn Variant, pos: &Position) -> Vec<Value> {
                 "square": sq.to_string(),
                 "piece": piece_code(rules, piece),
                 "color": side_code(piece.color()).to_string(),
-                "labels": v.presentation().describe_state(pos, sq),
+                "labels": v.presentation().describe_state(v.rules(), pos, sq),
                 "attached": attached,
                 "link": st.link,
             })
@@ -264,7 +264,7 @@ mod tests {
             .unwrap();
         let labels = |s: &str| {
             v.presentation()
-                .describe_state(&pos, Square::parse(s).unwrap())
+                .describe_state(v.rules(), &pos, Square::parse(s).unwrap())
         };
         assert_eq!(labels("e5"), vec!["range 4"]);
         assert_eq!(labels("e3"), vec!["step 5"]);
@@ -275,7 +275,7 @@ mod tests {
         let start = chess.start_position();
         assert!(chess
             .presentation()
-            .describe_state(&start, Square::parse("e1").unwrap())
+            .describe_state(chess.rules(), &start, Square::parse("e1").unwrap())
             .is_empty());
     }
 

@@ -1,6 +1,6 @@
 //! Search: iterative deepening with aspiration windows over a principal variation search, with a
 //! transposition table shared by all threads (Lazy SMP on a rayon pool), quiescence over noisy
-//! moves, null-move pruning and late-move reductions where the variant allows them. It honours
+//! moves, null-move pruning where the game allows it, and late-move reductions. It honours
 //! every limit the protocols pass (depth, nodes, time, mate, infinite, ponder, searchmoves,
 //! MultiPV) and stops cleanly. With one thread it is deterministic.
 
@@ -636,7 +636,7 @@ impl<'a> Worker<'a> {
         let window = self
             .shared
             .variant
-            .hooks()
+            .rulings()
             .repetition_window(pos)
             .min(self.path.len());
         self.path[self.path.len() - window..]
@@ -692,7 +692,7 @@ impl<'a> Worker<'a> {
         if pos.turn() == Color::Neutral && tp.policy == Policy::Engine {
             tp.favors
         } else {
-            self.shared.variant.hooks().point_of_view(pos)
+            self.shared.variant.rulings().point_of_view(pos)
         }
     }
 
@@ -773,7 +773,7 @@ impl<'a> Worker<'a> {
         // Step 5. Game ends by the variant's rules (mate, stalemate, 50 moves, its own wins).
         let mut moves = MoveList::new();
         variant.legal_moves_checked(pos, in_check, &mut moves);
-        if let Some(outcome) = variant.hooks().outcome(pos, moves.len(), &[]) {
+        if let Some(outcome) = variant.rulings().outcome(pos, moves.len(), &[]) {
             return self.outcome_score(outcome, pos, ply);
         }
         if ply >= MAX_PLY - 1 {
@@ -821,7 +821,7 @@ impl<'a> Worker<'a> {
             // Only a pass that hands the move straight to the opponent is a null move: never
             // one that crosses a third party's turn.
             if null.turn() == pos.turn().opponent()
-                && variant.hooks().point_of_view(&null) == null.turn()
+                && variant.rulings().point_of_view(&null) == null.turn()
             {
                 self.path.push(pos.hash());
                 let score = -self.alphabeta(
@@ -857,7 +857,7 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = MoveList::new();
         let may_prune = !pv_node && !in_check;
         while let Some(m) = picker.next() {
-            let quiet = !variant.hooks().is_noisy(pos, m);
+            let quiet = !variant.rulings().is_noisy(pos, m);
             let child = variant.play(pos, m);
             let gives_check = variant.in_check(&child);
             // Step 10. Prune quiet moves that give no check near the horizon: late in the order
@@ -1056,7 +1056,7 @@ impl<'a> Worker<'a> {
     fn material_gain(&self, pos: &Position, m: Move) -> i32 {
         self.shared
             .variant
-            .hooks()
+            .rulings()
             .material_gain(pos, m, &|k| self.eval.value(k))
     }
 
@@ -1092,7 +1092,7 @@ impl<'a> Worker<'a> {
                 _ => moves.iter().copied().find(|m| m.kind() == MoveKind::Pass),
             };
             let Some(m) = m else {
-                return match variant.hooks().outcome(pos, moves.len(), &[]) {
+                return match variant.rulings().outcome(pos, moves.len(), &[]) {
                     Some(o) => self.outcome_score(o, pos, ply),
                     None => self.static_eval(pos),
                 };
@@ -1105,14 +1105,14 @@ impl<'a> Worker<'a> {
         if in_check {
             // Every evasion, so that mate is found.
             variant.legal_moves_checked(pos, true, &mut moves);
-            if let Some(outcome) = variant.hooks().outcome(pos, moves.len(), &[]) {
+            if let Some(outcome) = variant.rulings().outcome(pos, moves.len(), &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
             stand_pat = -INFINITY;
         } else {
             // Not in check, the side to move is taken to have a move (stalemate is left to the
             // full-width search); the other game ends still count.
-            if let Some(outcome) = variant.hooks().outcome(pos, 1, &[]) {
+            if let Some(outcome) = variant.rulings().outcome(pos, 1, &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
             stand_pat = self.static_eval(pos);
@@ -1186,7 +1186,7 @@ impl<'a> Worker<'a> {
         Picker::new(moves, |m| {
             if m == tt_move {
                 ORDER_TT
-            } else if variant.hooks().is_noisy(pos, m) {
+            } else if variant.rulings().is_noisy(pos, m) {
                 // Most valuable victim and promoted piece first, then least valuable mover.
                 let mover = self.value_on(pos, m.from());
                 let promoted = if m.kind() == MoveKind::Promotion {
@@ -1195,7 +1195,7 @@ impl<'a> Worker<'a> {
                     0
                 };
                 let gain = variant
-                    .hooks()
+                    .rulings()
                     .material_gain(pos, m, &|k| self.eval.value(k))
                     + promoted;
                 ORDER_CAPTURE + 10 * gain - mover / 10

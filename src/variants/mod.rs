@@ -15,7 +15,7 @@ pub mod schizophrenic;
 pub mod short;
 pub mod switches;
 
-pub use crate::movegen::{EndReason, Hooks, Outcome, Rights, Shortcuts};
+pub use crate::movegen::{EndReason, Hooks, Outcome, Rights, Rulings, Shortcuts};
 pub use presentation::Presentation;
 pub use switches::SearchSwitches;
 
@@ -86,10 +86,10 @@ pub trait Variant: Send + Sync {
 
     // ---- The game's concerns ----
 
-    /// The game's rules as hooks (`movegen::Hooks`): what the search, the game record and the
-    /// referee ask of the rules beyond the operations below (`outcome`, `point_of_view`,
-    /// `is_noisy`, `material_gain`, `repetition_window`).
-    fn hooks(&self) -> &dyn Hooks;
+    /// What the search, the game record and the referee ask of the game's rules beyond the
+    /// operations below (`outcome`, `point_of_view`, `is_noisy`, `material_gain`,
+    /// `repetition_window`), answered by its hooks (`movegen::Rulings`).
+    fn rulings(&self) -> &dyn Rulings;
 
     /// The search's switches for the game.
     fn switches(&self) -> &dyn SearchSwitches;
@@ -170,7 +170,7 @@ impl<H: GameModule> Variant for Pipeline<H> {
         self.0.rules()
     }
 
-    fn hooks(&self) -> &dyn Hooks {
+    fn rulings(&self) -> &dyn Rulings {
         &self.0
     }
 

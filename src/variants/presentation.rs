@@ -4,13 +4,12 @@
 
 use crate::board::Position;
 use crate::core::{Bitboard, Move, Square};
-use crate::movegen::Hooks;
 use crate::notation::Dialect;
 use crate::rules::Rules;
 
 /// How a game's moves and pieces are written and shown. Every method has a default; a game
 /// writes only what it changes (most write none: `impl Presentation for Chess {}`).
-pub trait Presentation: Hooks {
+pub trait Presentation: Send + Sync {
     // ---- Move text ----
 
     /// The text of a move of one of the game's own kinds (`MoveKind::Special`). Called by
@@ -57,11 +56,11 @@ pub trait Presentation: Hooks {
     /// Short labels, for players, of the state of the piece on `sq` that its kind and colour do
     /// not show (a Bobber's range, a spell and the ply it ends at). A label may go on after
     /// `: ` with what it means (`{x}: captured this stay: ...`): the page shows the part before
-    /// on the piece and the whole label for the piece under the pointer. Called by the page's
-    /// view of every occupied square. Default: the FEN items of the state
-    /// (`generic_state_labels`).
-    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
-        generic_state_labels(self.rules(), pos, sq)
+    /// on the piece and the whole label for the piece under the pointer. `rules` are the game's
+    /// (`Variant::rules`). Called by the page's view of every occupied square. Default: the FEN
+    /// items of the state (`generic_state_labels`).
+    fn describe_state(&self, rules: &Rules, pos: &Position, sq: Square) -> Vec<String> {
+        generic_state_labels(rules, pos, sq)
     }
 
     /// Notes for players on the turn that the side to move does not say (a third party's clock

@@ -440,7 +440,7 @@ impl Presentation for Schizophrenic {
 
     /// Beyond the shared checks (which use this game's attacks): a Bobber's counter stays
     /// within its range cap, and only Kings carry a used teleport.
-    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
+    fn describe_state(&self, _rules: &Rules, pos: &Position, sq: Square) -> Vec<String> {
         let piece = pos.piece_at(sq);
         let mut out = Vec::new();
         if piece.kind() == BOBBER {

@@ -124,7 +124,7 @@ fn noisy_moves_are_the_noisy_legal_moves() {
             let expected: Vec<Move> = moves
                 .iter()
                 .copied()
-                .filter(|&m| v.hooks().is_noisy(pos, m))
+                .filter(|&m| v.rulings().is_noisy(pos, m))
                 .collect();
             assert_eq!(
                 sorted(noisy.as_slice().to_vec()),

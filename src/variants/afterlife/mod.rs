@@ -220,7 +220,7 @@ const LEGEND: &[(char, &str)] = &[
     ('E', "Grey: either player moves it, in the Twelve Hours only."),
 ];
 
-/// The state labels of the piece on `sq` (see `Hooks::describe_state`), each a short badge and
+/// The state labels of the piece on `sq` (see `Presentation::describe_state`), each a short badge and
 /// after `: ` what it means.
 fn describe(pos: &Position, sq: Square, optional_limbo: bool) -> Vec<String> {
     let piece = pos.piece_at(sq);
@@ -427,7 +427,7 @@ impl Presentation for Afterlife {
     /// In the game's words: `{x}` and the Destiny it gives, when and where a piece leaves Limbo,
     /// a piece on the Feather that may reincarnate, a Slave the other player may move (RULINGS
     /// §3.3, §3.4 items 6 and 8, §10 items 4-6).
-    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
+    fn describe_state(&self, _rules: &Rules, pos: &Position, sq: Square) -> Vec<String> {
         describe(pos, sq, self.optional_limbo)
     }
 

@@ -16,8 +16,8 @@ fn mover_lost(v: &dyn Variant, before: &Position, after: &Position) -> bool {
     let mut moves = MoveList::new();
     v.legal_moves(after, &mut moves);
     matches!(
-        v.hooks().outcome(after, moves.len(), &[]),
-        Some(Outcome::Win { winner, .. }) if winner != v.hooks().point_of_view(before)
+        v.rulings().outcome(after, moves.len(), &[]),
+        Some(Outcome::Win { winner, .. }) if winner != v.rulings().point_of_view(before)
     )
 }
 
@@ -48,7 +48,7 @@ fn the_search_keeps_its_pharaoh() {
             .count();
         if losing == 0
             || losing == moves.len()
-            || v.hooks().outcome(&pos, moves.len(), &[]).is_some()
+            || v.rulings().outcome(&pos, moves.len(), &[]).is_some()
         {
             continue;
         }
@@ -80,7 +80,7 @@ fn state_labels_in_the_games_words() {
     let labels = |v: &dyn Variant, fen: &str, sq: &str| -> Vec<String> {
         let pos = v.parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         v.presentation()
-            .describe_state(&pos, Square::parse(sq).unwrap())
+            .describe_state(v.rules(), &pos, Square::parse(sq).unwrap())
     };
     let badges = |l: Vec<String>| -> Vec<String> {
         l.iter()

@@ -99,7 +99,7 @@ fn the_search_avoids_a_binding_nature_check() {
     v.legal_moves(&next, &mut moves);
     assert!(moves.is_empty());
     assert!(matches!(
-        v.hooks().outcome(&next, 0, &[]),
+        v.rulings().outcome(&next, 0, &[]),
         Some(Outcome::Draw { .. })
     ));
 }

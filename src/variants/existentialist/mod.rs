@@ -488,7 +488,7 @@ impl Presentation for Existentialist {
         moves::double_knight_paths(self, pos, m)
     }
 
-    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
+    fn describe_state(&self, _rules: &Rules, pos: &Position, sq: Square) -> Vec<String> {
         state_labels(self.rules(), pos, sq)
     }
 
