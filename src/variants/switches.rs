@@ -1,7 +1,8 @@
 //! The per-game switches of the search: an evaluation term and whether null-move pruning is
 //! sound. The facade hands them out as `Variant::switches`. What a move changes (`is_noisy`,
-//! `material_gain`), the end of the game and the point of view are rules, in `movegen::Hooks`,
-//! because the pipeline and the referee read them too.
+//! which the noisy generator reads, and beside it `material_gain`), the end of the game and the
+//! point of view are rules, in `movegen::Hooks`, because the pipeline and the referee read them
+//! too; the search asks them through `Variant::rulings`.
 
 use crate::board::Position;
 
