@@ -5,7 +5,7 @@
 //! Initial-square moves (`i`) are baked into the tables of the squares where they apply, so the
 //! generator never tests a condition per piece.
 
-use super::betza::Modality;
+use super::betza::{Atom, Modality};
 use super::KindInfo;
 use crate::core::{Bitboard, Color, Geometry, KindSet, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
 
@@ -107,198 +107,16 @@ fn cks(c: Color, k: PieceKind, sq: Square) -> usize {
 }
 
 impl Tables {
-    /// Builds all tables for a board and a catalogue.
+    /// Builds all tables for a board and a catalogue: the board's geometry first, then each
+    /// piece's moves for each colour, then the lame leaps packed into flat lists.
     pub fn build(geo: &Geometry, kinds: &[KindInfo]) -> Tables {
-        let board = geo.board();
-        // A step or leap lands on a playable square of the board it starts on (holes and other
-        // boards are jumped over, never landed on).
-        let step = |sq: Square, df: i8, dr: i8| {
-            sq.offset(df, dr)
-                .filter(|&s| board.contains(s) && geo.same_board(sq, s))
-        };
-
-        // Rays stop at the edge or at a hole.
-        let mut rays = vec![Bitboard::EMPTY; 8 * NUM_SQUARES];
-        for (d, &(df, dr)) in Direction::STEPS.iter().enumerate() {
-            for sq in Square::all() {
-                let mut bb = Bitboard::EMPTY;
-                let mut cur = sq;
-                while let Some(next) = step(cur, df, dr) {
-                    bb.insert(next);
-                    cur = next;
-                }
-                rays[d * NUM_SQUARES + sq.index()] = bb;
-            }
-        }
-        let mut within = vec![Bitboard::EMPTY; NUM_SQUARES * WITHIN_SIZES];
-        for sq in Square::all() {
-            for r in 0..WITHIN_SIZES as u8 {
-                within[sq.index() * WITHIN_SIZES + r as usize] = Square::all()
-                    .filter(|t| {
-                        sq.file()
-                            .abs_diff(t.file())
-                            .max(sq.rank().abs_diff(t.rank()))
-                            <= r
-                    })
-                    .collect();
-            }
-        }
-
-        let n = 3 * MAX_KINDS * NUM_SQUARES;
-        let mut t = Tables {
-            rays,
-            within,
-            leap_quiet: vec![Bitboard::EMPTY; n],
-            leap_capture: vec![Bitboard::EMPTY; n],
-            rev_leap_capture: vec![Bitboard::EMPTY; n],
-            lame: Vec::new(),
-            lame_span: vec![(0, 0); n],
-            rev_lame: Vec::new(),
-            rev_lame_span: vec![(0, 0); n],
-            quiet_rides: vec![Rides::default(); 3 * MAX_KINDS],
-            capture_rides: vec![Rides::default(); 3 * MAX_KINDS],
-            capture_riders: vec![KindSet::EMPTY; 3 * 8],
-            symmetric: vec![true; 3 * MAX_KINDS],
-            has_lame: vec![false; 3 * MAX_KINDS],
-            leap_attack_kinds: [KindSet::EMPTY; 3],
-        };
-
-        let mut lame_lists: Vec<Vec<LameLeap>> = vec![Vec::new(); n];
-        let mut rev_lame_lists: Vec<Vec<LameLeap>> = vec![Vec::new(); n];
+        let mut b = Builder::new(geo);
         for color in Color::ALL {
-            let flip = color == Color::Black;
             for (ki, info) in kinds.iter().enumerate() {
-                let kind = PieceKind(ki as u8);
-                let initial_ok = |sq: Square| {
-                    info.spec
-                        .initial_ranks
-                        .contains(&geo.relative_rank(color, sq))
-                };
-                if let Some(extra) = info.spec.extra_leaps {
-                    for sq in board {
-                        let targets = extra(geo, color, sq) & geo.board_of(sq);
-                        let i = cks(color, kind, sq);
-                        t.leap_quiet[i] |= targets;
-                        t.leap_capture[i] |= targets;
-                        for to in targets {
-                            t.rev_leap_capture[cks(color, kind, to)].insert(sq);
-                        }
-                    }
-                }
-                for atom in &info.atoms {
-                    let dy = if flip { -atom.dy } else { atom.dy };
-                    let from_files: Bitboard = board
-                        .into_iter()
-                        .filter(|sq| atom.usable_on_file(sq.file()))
-                        .collect();
-                    if atom.is_rider() {
-                        let d = Direction::from_step(atom.dx, dy)
-                            .expect("riders are orthogonal or diagonal");
-                        for rides in [
-                            atom.modality
-                                .moves()
-                                .then_some(&mut t.quiet_rides[ck(color, kind)]),
-                            atom.modality
-                                .captures()
-                                .then_some(&mut t.capture_rides[ck(color, kind)]),
-                        ]
-                        .into_iter()
-                        .flatten()
-                        {
-                            assert!(
-                                rides.dirs & 1 << d.0 == 0
-                                    || rides.range[d.0 as usize] == atom.range,
-                                "a piece rides each direction with one range"
-                            );
-                            // One start mask per kind: faces may differ in leaps, not in rides.
-                            assert!(
-                                rides.dirs == 0 || rides.from == from_files,
-                                "the rides of a piece with faces must all start from the same files"
-                            );
-                            rides.dirs |= 1 << d.0;
-                            rides.range[d.0 as usize] = atom.range;
-                            rides.from |= from_files;
-                        }
-                        if atom.modality.captures() {
-                            t.capture_riders[color.index() * 8 + d.0 as usize].insert(kind);
-                        }
-                        continue;
-                    }
-                    for sq in from_files {
-                        if atom.initial && !initial_ok(sq) {
-                            continue;
-                        }
-                        let Some(to) = step(sq, atom.dx, dy) else {
-                            continue;
-                        };
-                        if atom.lame {
-                            let mut via = Bitboard::EMPTY;
-                            let mut ok = true;
-                            for (px, py) in atom.lame_path() {
-                                match step(sq, px, if flip { -py } else { py }) {
-                                    Some(v) => via.insert(v),
-                                    None => ok = false,
-                                }
-                            }
-                            if !ok {
-                                continue;
-                            }
-                            lame_lists[cks(color, kind, sq)].push(LameLeap {
-                                square: to,
-                                via,
-                                modality: atom.modality,
-                            });
-                            if atom.modality.captures() {
-                                rev_lame_lists[cks(color, kind, to)].push(LameLeap {
-                                    square: sq,
-                                    via,
-                                    modality: atom.modality,
-                                });
-                            }
-                            t.has_lame[ck(color, kind)] = true;
-                            continue;
-                        }
-                        let i = cks(color, kind, sq);
-                        if atom.modality.moves() {
-                            t.leap_quiet[i].insert(to);
-                        }
-                        if atom.modality.captures() {
-                            t.leap_capture[i].insert(to);
-                            t.rev_leap_capture[cks(color, kind, to)].insert(sq);
-                        }
-                    }
-                }
-                let sym = t.quiet_rides[ck(color, kind)] == t.capture_rides[ck(color, kind)]
-                    && !t.has_lame[ck(color, kind)]
-                    && board.into_iter().all(|sq| {
-                        t.leap_quiet[cks(color, kind, sq)] == t.leap_capture[cks(color, kind, sq)]
-                    });
-                t.symmetric[ck(color, kind)] = sym;
+                b.add_piece(color, PieceKind(ki as u8), info);
             }
         }
-        for (i, list) in lame_lists.into_iter().enumerate() {
-            let s = t.lame.len() as u32;
-            t.lame.extend(list);
-            t.lame_span[i] = (s, t.lame.len() as u32);
-        }
-        for color in Color::ALL {
-            for ki in 0..kinds.len() {
-                let kind = PieceKind(ki as u8);
-                let leaps = board
-                    .into_iter()
-                    .any(|sq| t.leap_capture[cks(color, kind, sq)].nonempty());
-                let lame = lame_lists_have_capture(&rev_lame_lists, color, kind);
-                if leaps || lame {
-                    t.leap_attack_kinds[color.index()].insert(kind);
-                }
-            }
-        }
-        for (i, list) in rev_lame_lists.into_iter().enumerate() {
-            let s = t.rev_lame.len() as u32;
-            t.rev_lame.extend(list);
-            t.rev_lame_span[i] = (s, t.rev_lame.len() as u32);
-        }
-        t
+        b.finish(kinds.len())
     }
 
     /// Squares from `sq` in direction `d` up to the edge or a hole.
@@ -427,6 +245,277 @@ impl Tables {
     #[inline]
     pub fn has_lame(&self, c: Color, k: PieceKind) -> bool {
         self.has_lame[ck(c, k)]
+    }
+}
+
+/// Where a step or leap of `(df, dr)` from `sq` lands: a playable square of the board it starts on
+/// (holes and other boards are jumped over, never landed on).
+fn land(geo: &Geometry, sq: Square, df: i8, dr: i8) -> Option<Square> {
+    sq.offset(df, dr)
+        .filter(|&s| geo.board().contains(s) && geo.same_board(sq, s))
+}
+
+/// Per (direction, square): the squares along the direction up to the edge or a hole.
+fn build_rays(geo: &Geometry) -> Vec<Bitboard> {
+    let mut rays = vec![Bitboard::EMPTY; 8 * NUM_SQUARES];
+    for (d, &(df, dr)) in Direction::STEPS.iter().enumerate() {
+        for sq in Square::all() {
+            let mut bb = Bitboard::EMPTY;
+            let mut cur = sq;
+            while let Some(next) = land(geo, cur, df, dr) {
+                bb.insert(next);
+                cur = next;
+            }
+            rays[d * NUM_SQUARES + sq.index()] = bb;
+        }
+    }
+    rays
+}
+
+/// Per (square, distance): the squares within that Chebyshev distance.
+fn build_within() -> Vec<Bitboard> {
+    let mut within = vec![Bitboard::EMPTY; NUM_SQUARES * WITHIN_SIZES];
+    for sq in Square::all() {
+        for r in 0..WITHIN_SIZES as u8 {
+            within[sq.index() * WITHIN_SIZES + r as usize] = Square::all()
+                .filter(|t| {
+                    sq.file()
+                        .abs_diff(t.file())
+                        .max(sq.rank().abs_diff(t.rank()))
+                        <= r
+                })
+                .collect();
+        }
+    }
+    within
+}
+
+/// The tables while they are filled in: lame leaps are gathered per (colour, kind, square) and
+/// packed into the flat lists at the end.
+struct Builder<'a> {
+    geo: &'a Geometry,
+    t: Tables,
+    lame_lists: Vec<Vec<LameLeap>>,
+    rev_lame_lists: Vec<Vec<LameLeap>>,
+}
+
+impl<'a> Builder<'a> {
+    /// The board's rays and distances, and empty piece tables.
+    fn new(geo: &'a Geometry) -> Builder<'a> {
+        let n = 3 * MAX_KINDS * NUM_SQUARES;
+        let t = Tables {
+            rays: build_rays(geo),
+            within: build_within(),
+            leap_quiet: vec![Bitboard::EMPTY; n],
+            leap_capture: vec![Bitboard::EMPTY; n],
+            rev_leap_capture: vec![Bitboard::EMPTY; n],
+            lame: Vec::new(),
+            lame_span: vec![(0, 0); n],
+            rev_lame: Vec::new(),
+            rev_lame_span: vec![(0, 0); n],
+            quiet_rides: vec![Rides::default(); 3 * MAX_KINDS],
+            capture_rides: vec![Rides::default(); 3 * MAX_KINDS],
+            capture_riders: vec![KindSet::EMPTY; 3 * 8],
+            symmetric: vec![true; 3 * MAX_KINDS],
+            has_lame: vec![false; 3 * MAX_KINDS],
+            leap_attack_kinds: [KindSet::EMPTY; 3],
+        };
+        Builder {
+            geo,
+            t,
+            lame_lists: vec![Vec::new(); n],
+            rev_lame_lists: vec![Vec::new(); n],
+        }
+    }
+
+    /// Every move of one (colour, kind): its extra leaps, then each atom as a ride or a leap, then
+    /// whether its quiet moves and captures coincide.
+    fn add_piece(&mut self, color: Color, kind: PieceKind, info: &KindInfo) {
+        if let Some(extra) = info.spec.extra_leaps {
+            self.add_extra_leaps(color, kind, extra);
+        }
+        for atom in &info.atoms {
+            // Atoms are written from White's side; Black's go the other way up the board.
+            let dy = if color == Color::Black {
+                -atom.dy
+            } else {
+                atom.dy
+            };
+            let from_files: Bitboard = self
+                .geo
+                .board()
+                .into_iter()
+                .filter(|sq| atom.usable_on_file(sq.file()))
+                .collect();
+            if atom.is_rider() {
+                self.add_ride(color, kind, atom, dy, from_files);
+            } else {
+                self.add_leaps(color, kind, info, atom, dy, from_files);
+            }
+        }
+        let t = &self.t;
+        let sym = t.quiet_rides[ck(color, kind)] == t.capture_rides[ck(color, kind)]
+            && !t.has_lame[ck(color, kind)]
+            && self.geo.board().into_iter().all(|sq| {
+                t.leap_quiet[cks(color, kind, sq)] == t.leap_capture[cks(color, kind, sq)]
+            });
+        self.t.symmetric[ck(color, kind)] = sym;
+    }
+
+    /// Leaps the game computes per square (`PieceSpec::extra_leaps`), which move and capture.
+    fn add_extra_leaps(
+        &mut self,
+        color: Color,
+        kind: PieceKind,
+        extra: fn(&Geometry, Color, Square) -> Bitboard,
+    ) {
+        let geo = self.geo;
+        for sq in geo.board() {
+            let targets = extra(geo, color, sq) & geo.board_of(sq);
+            let i = cks(color, kind, sq);
+            self.t.leap_quiet[i] |= targets;
+            self.t.leap_capture[i] |= targets;
+            for to in targets {
+                self.t.rev_leap_capture[cks(color, kind, to)].insert(sq);
+            }
+        }
+    }
+
+    /// A rider atom: its direction and range in the quiet and capture rides, and the kind among
+    /// the capture riders of that direction.
+    fn add_ride(&mut self, color: Color, kind: PieceKind, atom: &Atom, dy: i8, from: Bitboard) {
+        let d = Direction::from_step(atom.dx, dy).expect("riders are orthogonal or diagonal");
+        let t = &mut self.t;
+        for rides in [
+            atom.modality
+                .moves()
+                .then_some(&mut t.quiet_rides[ck(color, kind)]),
+            atom.modality
+                .captures()
+                .then_some(&mut t.capture_rides[ck(color, kind)]),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert!(
+                rides.dirs & 1 << d.0 == 0 || rides.range[d.0 as usize] == atom.range,
+                "a piece rides each direction with one range"
+            );
+            // One start mask per kind: faces may differ in leaps, not in rides.
+            assert!(
+                rides.dirs == 0 || rides.from == from,
+                "the rides of a piece with faces must all start from the same files"
+            );
+            rides.dirs |= 1 << d.0;
+            rides.range[d.0 as usize] = atom.range;
+            rides.from |= from;
+        }
+        if atom.modality.captures() {
+            t.capture_riders[color.index() * 8 + d.0 as usize].insert(kind);
+        }
+    }
+
+    /// A leap atom from every square of `from` where it lands on the board (and, for an
+    /// initial-square atom, only from the piece's initial ranks): a lame leap into the lame
+    /// lists, any other into the leap tables.
+    fn add_leaps(
+        &mut self,
+        color: Color,
+        kind: PieceKind,
+        info: &KindInfo,
+        atom: &Atom,
+        dy: i8,
+        from: Bitboard,
+    ) {
+        let geo = self.geo;
+        for sq in from {
+            if atom.initial
+                && !info
+                    .spec
+                    .initial_ranks
+                    .contains(&geo.relative_rank(color, sq))
+            {
+                continue;
+            }
+            let Some(to) = land(geo, sq, atom.dx, dy) else {
+                continue;
+            };
+            if atom.lame {
+                self.add_lame_leap(color, kind, atom, sq, to);
+                continue;
+            }
+            let i = cks(color, kind, sq);
+            if atom.modality.moves() {
+                self.t.leap_quiet[i].insert(to);
+            }
+            if atom.modality.captures() {
+                self.t.leap_capture[i].insert(to);
+                self.t.rev_leap_capture[cks(color, kind, to)].insert(sq);
+            }
+        }
+    }
+
+    /// A lame leap from `sq` to `to`, unless a square of its path is off the board: into the
+    /// lame list of `sq` and, if it captures, the reverse list of `to`.
+    fn add_lame_leap(
+        &mut self,
+        color: Color,
+        kind: PieceKind,
+        atom: &Atom,
+        sq: Square,
+        to: Square,
+    ) {
+        let flip = color == Color::Black;
+        let mut via = Bitboard::EMPTY;
+        for (px, py) in atom.lame_path() {
+            match land(self.geo, sq, px, if flip { -py } else { py }) {
+                Some(v) => via.insert(v),
+                None => return,
+            }
+        }
+        self.lame_lists[cks(color, kind, sq)].push(LameLeap {
+            square: to,
+            via,
+            modality: atom.modality,
+        });
+        if atom.modality.captures() {
+            self.rev_lame_lists[cks(color, kind, to)].push(LameLeap {
+                square: sq,
+                via,
+                modality: atom.modality,
+            });
+        }
+        self.t.has_lame[ck(color, kind)] = true;
+    }
+
+    /// The finished tables: the kinds that capture by leaping, and the lame lists packed.
+    fn finish(mut self, num_kinds: usize) -> Tables {
+        let board = self.geo.board();
+        let t = &mut self.t;
+        for color in Color::ALL {
+            for ki in 0..num_kinds {
+                let kind = PieceKind(ki as u8);
+                let leaps = board
+                    .into_iter()
+                    .any(|sq| t.leap_capture[cks(color, kind, sq)].nonempty());
+                let lame = lame_lists_have_capture(&self.rev_lame_lists, color, kind);
+                if leaps || lame {
+                    t.leap_attack_kinds[color.index()].insert(kind);
+                }
+            }
+        }
+        pack(self.lame_lists, &mut t.lame, &mut t.lame_span);
+        pack(self.rev_lame_lists, &mut t.rev_lame, &mut t.rev_lame_span);
+        self.t
+    }
+}
+
+/// Appends the lists to `flat` one after another, each one's span in `spans`.
+fn pack(lists: Vec<Vec<LameLeap>>, flat: &mut Vec<LameLeap>, spans: &mut [(u32, u32)]) {
+    for (i, list) in lists.into_iter().enumerate() {
+        let s = flat.len() as u32;
+        flat.extend(list);
+        spans[i] = (s, flat.len() as u32);
     }
 }
 

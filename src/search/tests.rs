@@ -2,6 +2,7 @@
 //! determinism with one thread, and a table of exactly the size asked for.
 
 use super::*;
+use crate::core::MoveList;
 use crate::variants;
 
 use crate::core::rng::SplitMix as Rng;

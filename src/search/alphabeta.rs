@@ -1,0 +1,316 @@
+//! The principal variation search of a node below the root, in numbered steps. Each step is a
+//! call: the table in this file, the pruning rules in `pruning`, third parties in `neutral`,
+//! the order of the moves in `ordering`.
+
+use super::picker::Picker;
+use super::pruning;
+use super::tt::{Bound, TtEntry};
+use super::worker::Worker;
+use super::{from_tt, to_tt, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::board::Position;
+use crate::core::{Color, Move, MoveList};
+
+/// What the steps of one node read: its depth (which internal iterative reduction may lower), its
+/// distance from the root, whether it is on a PV line, and whether its side to move is in check.
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    pub(super) depth: i32,
+    pub(super) ply: usize,
+    pub(super) pv_node: bool,
+    pub(super) in_check: bool,
+}
+
+impl Worker<'_> {
+    /// The score of `pos` searched to `depth` within `alpha`..`beta`, from its point of view.
+    /// `in_check` is whether the side to move is in check, which the parent has worked out.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn alphabeta(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+        in_check: bool,
+    ) -> i32 {
+        // Step 1. At the horizon, resolve captures.
+        if depth <= 0 {
+            return self.quiesce(pos, ply, alpha, beta, in_check);
+        }
+        if !self.enter_node(ply) {
+            return 0;
+        }
+        let mut node = Node {
+            depth,
+            ply,
+            pv_node,
+            in_check,
+        };
+        // Step 2. Draws by repetition within the search, before anything else.
+        if self.is_repetition(pos) {
+            return 0;
+        }
+        // Step 3. Mate distance pruning: no line here can beat a mate already found nearer the root.
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        // Step 4. The transposition table: a deep enough entry ends the node outside PV lines.
+        let (tt_move, tt_score) = self.probe_tt(pos, node, alpha, beta);
+        if let Some(score) = tt_score {
+            return score;
+        }
+        // Step 5. The moves; game ends by the variant's rules (mate, stalemate, 50 moves, its own
+        // wins), and the deepest ply, end the node.
+        let mut moves = MoveList::new();
+        if let Some(score) = self.generate_or_end(pos, node, &mut moves) {
+            return score;
+        }
+        // Step 5a. A third party's ply by its policy.
+        if pos.turn() == Color::Neutral {
+            if let Some(score) = self.third_party_node(pos, &moves, node, alpha, beta) {
+                return score;
+            }
+        }
+        // Step 6. Reverse futility on the static evaluation.
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.static_eval(pos)
+        };
+        if pruning::reverse_futility(node, beta, static_eval) {
+            return static_eval;
+        }
+        // Step 7. Null move.
+        if let Some(score) = self.null_move(pos, node, beta, static_eval) {
+            return score;
+        }
+        // Step 8. Internal iterative reduction.
+        if pruning::iir(node.depth, tt_move) {
+            node.depth -= 1;
+        }
+        // Steps 9 to 12. Try the moves.
+        let picker = self.picker(pos, &mut moves, ply, tt_move);
+        let Some((best, best_move)) =
+            self.search_moves(pos, picker, node, static_eval, alpha, beta)
+        else {
+            return 0;
+        };
+        // Step 13. Remember the result for later visits and other threads.
+        self.store_tt(pos, node, best, best_move, alpha, beta);
+        best
+    }
+
+    /// The table's move for the node (or `Move::NULL`), and the score that ends the node if the
+    /// entry is deep enough and its bound settles the window (never on PV lines).
+    fn probe_tt(&self, pos: &Position, node: Node, alpha: i32, beta: i32) -> (Move, Option<i32>) {
+        let entry = self.shared.tt.probe(pos.hash());
+        let tt_move = entry.map_or(Move::NULL, |e| e.mv);
+        if let Some(e) = entry.filter(|e| !node.pv_node && e.depth >= node.depth) {
+            let s = from_tt(e.score, node.ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return (tt_move, Some(s));
+            }
+        }
+        (tt_move, None)
+    }
+
+    /// Generates the legal moves into `moves`; the score that ends the node if the game ends
+    /// here, or if the search is as deep as it goes.
+    fn generate_or_end(&self, pos: &Position, node: Node, moves: &mut MoveList) -> Option<i32> {
+        let variant = self.shared.variant;
+        variant.legal_moves_checked(pos, node.in_check, moves);
+        if let Some(outcome) = variant.rulings().outcome(pos, moves.len(), &[]) {
+            return Some(self.outcome_score(outcome, pos, node.ply));
+        }
+        if node.ply >= MAX_PLY - 1 {
+            return Some(self.static_eval(pos));
+        }
+        None
+    }
+
+    /// Steps 9 to 12: tries the moves, best-looking first, the first with a full window and the
+    /// rest with a null window, pruning and reducing late quiet moves. The best score and move,
+    /// none if the search stopped.
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        mut picker: Picker,
+        node: Node,
+        static_eval: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Move)> {
+        let variant = self.shared.variant;
+        let mut best = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut index = 0;
+        let mut quiets_tried = MoveList::new();
+        let may_prune = !node.pv_node && !node.in_check;
+        while let Some(m) = picker.next() {
+            let quiet = !variant.rulings().is_noisy(pos, m);
+            let child = variant.play(pos, m);
+            let gives_check = variant.in_check(&child);
+            // Step 10. Prune quiet moves that give no check near the horizon: late in the order
+            // (late-move pruning), or unable to lift a static evaluation far below alpha
+            // (futility).
+            if may_prune
+                && quiet
+                && !gives_check
+                && index > 0
+                && best > -MATE_BOUND
+                && (pruning::late_move_prune(node.depth, index)
+                    || pruning::futile(node.depth, static_eval, alpha))
+            {
+                index += 1;
+                continue;
+            }
+            let new_depth = node.depth - 1 + i32::from(gives_check);
+            self.path.push(pos.hash());
+            let score = if index == 0 {
+                let (ply, pv_node) = (node.ply, node.pv_node);
+                self.child(
+                    pos,
+                    &child,
+                    new_depth,
+                    ply,
+                    alpha,
+                    beta,
+                    pv_node,
+                    gives_check,
+                )
+            } else {
+                // Step 11. Late-move reductions for quiet moves.
+                let r = self.late_move_reduction(node, m, index, quiet, gives_check, new_depth);
+                self.search_later(pos, &child, node, new_depth, r, alpha, beta, gives_check)
+            };
+            self.path.pop();
+            if self.aborted {
+                return None;
+            }
+            index += 1;
+            if score > best {
+                best = score;
+                best_move = m;
+            }
+            if score > alpha {
+                alpha = score;
+                self.update_pv(node.ply, m);
+            }
+            if alpha >= beta {
+                // Step 12. A quiet move that refutes: remember it at this ply and in the history,
+                // and count against the quiet moves tried before it.
+                if quiet {
+                    self.reward_quiet_cutoff(m, node.ply, node.depth, &quiets_tried);
+                }
+                break;
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+        Some((best, best_move))
+    }
+
+    /// A move after the first: a null-window search reduced by `r` plies, again at full depth if
+    /// it beats alpha reduced, and with the full window on a PV line if it lands inside it.
+    #[allow(clippy::too_many_arguments)]
+    fn search_later(
+        &mut self,
+        pos: &Position,
+        child: &Position,
+        node: Node,
+        new_depth: i32,
+        r: i32,
+        alpha: i32,
+        beta: i32,
+        gives_check: bool,
+    ) -> i32 {
+        let ply = node.ply;
+        let mut s = self.child(
+            pos,
+            child,
+            new_depth - r,
+            ply,
+            alpha,
+            alpha + 1,
+            false,
+            gives_check,
+        );
+        if s > alpha && r > 0 && !self.aborted {
+            s = self.child(
+                pos,
+                child,
+                new_depth,
+                ply,
+                alpha,
+                alpha + 1,
+                false,
+                gives_check,
+            );
+        }
+        if s > alpha && s < beta && node.pv_node && !self.aborted {
+            s = self.child(pos, child, new_depth, ply, alpha, beta, true, gives_check);
+        }
+        s
+    }
+
+    /// Stores the node's best score and move, with the bound the window `alpha`..`beta` it was
+    /// searched with gives it.
+    fn store_tt(
+        &self,
+        pos: &Position,
+        node: Node,
+        best: i32,
+        best_move: Move,
+        alpha: i32,
+        beta: i32,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            pos.hash(),
+            TtEntry {
+                mv: best_move,
+                score: to_tt(best, node.ply),
+                depth: node.depth,
+                bound,
+            },
+        );
+    }
+
+    /// Searches `child`, a position after a move from `pos`, at `ply + 1` and returns its score
+    /// from `pos`'s point of view with the window `alpha`..`beta` of that point of view: the
+    /// score is negated when the point of view changes (a player's move), and kept when it does
+    /// not (a third party's ply, after which the same player is to move).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn child(
+        &mut self,
+        pos: &Position,
+        child: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        in_check: bool,
+    ) -> i32 {
+        if self.pov(child) == self.pov(pos) {
+            self.alphabeta(child, depth, ply + 1, alpha, beta, pv_node, in_check)
+        } else {
+            -self.alphabeta(child, depth, ply + 1, -beta, -alpha, pv_node, in_check)
+        }
+    }
+}

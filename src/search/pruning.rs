@@ -1,0 +1,150 @@
+//! The rules that skip or shorten work in a node, with their tunables: reverse futility, the null
+//! move and internal iterative reduction before the moves; late-move pruning, futility and
+//! late-move reductions per move. Each is a guess that a part of the tree cannot matter, so each
+//! applies only away from PV lines or where the guess is cheap to correct.
+
+use super::alphabeta::Node;
+use super::worker::Worker;
+use super::MATE_BOUND;
+use crate::board::Position;
+use crate::core::Move;
+
+/// Least depth for null-move pruning.
+const NULL_MOVE_DEPTH: i32 = 3;
+/// Null-move reduction: a base and one more ply per this many plies of depth.
+const NULL_MOVE_BASE: i32 = 2;
+const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+/// Reverse futility pruning: deepest depth, and the margin per ply of depth.
+const RFP_DEPTH: i32 = 6;
+const RFP_MARGIN: i32 = 80;
+/// Futility pruning of quiet moves: deepest depth, and the margin (base plus per ply).
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_BASE: i32 = 100;
+const FUTILITY_PER_DEPTH: i32 = 100;
+/// Late-move pruning: deepest depth; quiet moves after `LMP_BASE + depth * depth` are skipped.
+const LMP_DEPTH: i32 = 4;
+const LMP_BASE: usize = 3;
+/// Internal iterative reduction: least depth.
+const IIR_DEPTH: i32 = 4;
+/// Late-move reductions: least depth, and how many moves are searched in full first.
+const LMR_DEPTH: i32 = 3;
+/// Late-move reduction in plies: `LMR_BASE + ln(depth) * ln(index) / LMR_DIVISOR`.
+const LMR_BASE: f64 = 0.75;
+const LMR_DIVISOR: f64 = 2.25;
+const LMR_FULL_MOVES: usize = 3;
+
+/// Late-move reduction for a move at `index` (from 0) at `depth`: grows with the logarithms of both.
+fn lmr_reduction(depth: i32, index: usize) -> i32 {
+    let r = LMR_BASE + (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR;
+    r as i32
+}
+
+/// Reverse futility: outside PV lines, near the horizon, a static evaluation far above beta is
+/// taken to hold.
+pub(super) fn reverse_futility(node: Node, beta: i32, static_eval: i32) -> bool {
+    !node.pv_node
+        && !node.in_check
+        && node.depth <= RFP_DEPTH
+        && beta.abs() < MATE_BOUND
+        && static_eval - RFP_MARGIN * node.depth >= beta
+}
+
+/// Internal iterative reduction: without a move from the table, ordering is poor and the node is
+/// probably not critical, so it is searched a ply shallower.
+pub(super) fn iir(depth: i32, tt_move: Move) -> bool {
+    tt_move == Move::NULL && depth >= IIR_DEPTH
+}
+
+/// Late-move pruning: a quiet move this late in the order near the horizon is skipped.
+pub(super) fn late_move_prune(depth: i32, index: usize) -> bool {
+    depth <= LMP_DEPTH && index >= LMP_BASE + (depth * depth) as usize
+}
+
+/// Futility: near the horizon, a quiet move cannot lift a static evaluation this far below alpha.
+pub(super) fn futile(depth: i32, static_eval: i32, alpha: i32) -> bool {
+    depth <= FUTILITY_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+}
+
+impl Worker<'_> {
+    /// Null move: if passing still beats beta, a real move will too (not in check, not without
+    /// pieces, where zugzwang is likely, and only where the variant allows it). The score that
+    /// ends the node, if it does.
+    pub(super) fn null_move(
+        &mut self,
+        pos: &Position,
+        node: Node,
+        beta: i32,
+        static_eval: i32,
+    ) -> Option<i32> {
+        if !(self.allow_null
+            && !node.pv_node
+            && !node.in_check
+            && node.depth >= NULL_MOVE_DEPTH
+            && beta.abs() < MATE_BOUND
+            && static_eval >= beta
+            && self.has_pieces(pos))
+        {
+            return None;
+        }
+        let variant = self.shared.variant;
+        let r = NULL_MOVE_BASE + node.depth / NULL_MOVE_DEPTH_DIVISOR;
+        let null = variant.play(pos, Move::pass());
+        // Only a pass that hands the move straight to the opponent is a null move: never one
+        // that crosses a third party's turn.
+        if null.turn() != pos.turn().opponent()
+            || variant.rulings().point_of_view(&null) != null.turn()
+        {
+            return None;
+        }
+        self.path.push(pos.hash());
+        let score = -self.alphabeta(
+            &null,
+            node.depth - 1 - r,
+            node.ply + 1,
+            -beta,
+            -beta + 1,
+            false,
+            false,
+        );
+        self.path.pop();
+        if self.aborted {
+            return Some(0);
+        }
+        (score >= beta).then_some(if score >= MATE_BOUND { beta } else { score })
+    }
+
+    /// Whether the side to move has pieces other than royal and pawn-like ones, without which a
+    /// null move risks zugzwang.
+    fn has_pieces(&self, pos: &Position) -> bool {
+        let rules = self.shared.variant.rules();
+        let us = pos.turn();
+        let bb = pos.color_bb(us) & !pos.royals(rules, us) & !pos.kinds_bb(self.pawn_kinds);
+        bb.nonempty()
+    }
+
+    /// Late-move reduction in plies for the quiet move `m` at `index` searched to `new_depth`:
+    /// none for the first moves, captures, checks and evasions, less in PV nodes and for the
+    /// killers, which refuted sibling positions.
+    pub(super) fn late_move_reduction(
+        &self,
+        node: Node,
+        m: Move,
+        index: usize,
+        quiet: bool,
+        gives_check: bool,
+        new_depth: i32,
+    ) -> i32 {
+        if node.depth >= LMR_DEPTH
+            && index >= LMR_FULL_MOVES
+            && quiet
+            && !node.in_check
+            && !gives_check
+        {
+            let killer = self.killers[node.ply].contains(&m);
+            (lmr_reduction(node.depth, index) - i32::from(node.pv_node) - i32::from(killer))
+                .clamp(0, new_depth - 1)
+        } else {
+            0
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Quiescence search: beyond the horizon, only noisy moves (or every evasion in check) are
+//! searched, so the static evaluation is read in quiet positions only.
+
+use super::worker::Worker;
+use super::{INFINITY, MAX_PLY};
+use crate::board::Position;
+use crate::core::{Bitboard, Color, Move, MoveKind, MoveList};
+use crate::third_party::{seeded_choice_in, Policy};
+
+/// Quiescence delta pruning: margin over the material a capture wins.
+const DELTA_MARGIN: i32 = 200;
+
+impl Worker<'_> {
+    /// Resolves captures: the side to move may stand pat on the static evaluation unless in check,
+    /// when every evasion is searched.
+    pub(super) fn quiesce(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        in_check: bool,
+    ) -> i32 {
+        if !self.enter_node(ply) {
+            return 0;
+        }
+        let variant = self.shared.variant;
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval(pos);
+        }
+        let mut moves = MoveList::new();
+        // A third party's ply in quiescence: the seeded choice when it is known, else its pass.
+        let policy = self.shared.limits.third_party.policy;
+        if pos.turn() == Color::Neutral && policy != Policy::Engine {
+            return self.quiesce_third_party(pos, &mut moves, ply, alpha, beta);
+        }
+        let stand_pat;
+        if in_check {
+            // Every evasion, so that mate is found.
+            variant.legal_moves_checked(pos, true, &mut moves);
+            if let Some(outcome) = variant.rulings().outcome(pos, moves.len(), &[]) {
+                return self.outcome_score(outcome, pos, ply);
+            }
+            stand_pat = -INFINITY;
+        } else {
+            // Not in check, the side to move is taken to have a move (stalemate is left to the
+            // full-width search); the other game ends still count.
+            if let Some(outcome) = variant.rulings().outcome(pos, 1, &[]) {
+                return self.outcome_score(outcome, pos, ply);
+            }
+            stand_pat = self.static_eval(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            variant.noisy_moves(pos, false, &mut moves);
+        }
+        let mut best = stand_pat;
+        alpha = alpha.max(best);
+        let mut picker = self.picker(pos, &mut moves, ply, Move::NULL);
+        while let Some(m) = picker.next() {
+            if !in_check && self.quiesce_skips(pos, m, stand_pat, alpha) {
+                continue;
+            }
+            let child = variant.play(pos, m);
+            let check = variant.in_check(&child);
+            let score = self.quiesce_child(pos, &child, ply, alpha, beta, check);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// A third party's ply in quiescence, by a policy other than the engine's: the seeded choice
+    /// when it is known, else its pass; without one, the game's end or the static evaluation.
+    fn quiesce_third_party(
+        &mut self,
+        pos: &Position,
+        moves: &mut MoveList,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let variant = self.shared.variant;
+        let policy = self.shared.limits.third_party.policy;
+        variant.legal_moves(pos, moves);
+        let m = match policy {
+            Policy::Random => {
+                seeded_choice_in(variant, pos, moves, self.shared.limits.third_party.seed)
+            }
+            _ => moves.iter().copied().find(|m| m.kind() == MoveKind::Pass),
+        };
+        let Some(m) = m else {
+            return match variant.rulings().outcome(pos, moves.len(), &[]) {
+                Some(o) => self.outcome_score(o, pos, ply),
+                None => self.static_eval(pos),
+            };
+        };
+        let child = variant.play(pos, m);
+        let check = variant.in_check(&child);
+        self.quiesce_child(pos, &child, ply, alpha, beta, check)
+    }
+
+    /// Whether quiescence (not in check) skips the noisy move `m`.
+    fn quiesce_skips(&self, pos: &Position, m: Move, stand_pat: i32, alpha: i32) -> bool {
+        let gain = self.material_gain(pos, m);
+        // Delta pruning: even winning this material with a margin cannot reach alpha.
+        if stand_pat + gain + DELTA_MARGIN <= alpha {
+            return true;
+        }
+        // A capture by a piece worth more than its prey, onto a defended square, likely
+        // loses material.
+        matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion)
+            && self.value_on(pos, m.from()) > gain
+            && self.shared.variant.attacked(
+                pos,
+                m.to(),
+                pos.turn(),
+                pos.occupied() & !Bitboard::from_square(m.from()),
+            )
+    }
+
+    /// `child` for quiescence.
+    pub(super) fn quiesce_child(
+        &mut self,
+        pos: &Position,
+        child: &Position,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        in_check: bool,
+    ) -> i32 {
+        if self.pov(child) == self.pov(pos) {
+            self.quiesce(child, ply + 1, alpha, beta, in_check)
+        } else {
+            -self.quiesce(child, ply + 1, -beta, -alpha, in_check)
+        }
+    }
+}

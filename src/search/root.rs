@@ -1,0 +1,269 @@
+//! The root: iterative deepening, one MultiPV line after another within each iteration, with
+//! aspiration windows around the last score, and the decision when to stop.
+
+use super::tt::{Bound, TtEntry};
+use super::worker::Worker;
+use super::{to_tt, Info, Score, SearchResult, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::board::Position;
+use crate::core::{Move, MoveList};
+use std::sync::atomic::Ordering;
+
+/// Half width of the first aspiration window, in centipawns.
+const ASPIRATION_WINDOW: i32 = 30;
+/// Depth from which aspiration windows are used.
+const ASPIRATION_DEPTH: u32 = 4;
+
+impl Worker<'_> {
+    /// Deepens the search of `root` one iteration at a time until a limit is reached or the
+    /// search is stopped; the main thread reports each iteration's lines to `on_info`.
+    pub(super) fn run(&mut self, root: &Position, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
+        let limits = self.shared.limits;
+        let mut root_moves = self.root_moves(root);
+        let mut result = SearchResult::default();
+        if root_moves.is_empty() {
+            return result;
+        }
+        // Until the first iteration ends, any legal move is better than none.
+        result.best = Some(root_moves[0]);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let lines = limits.multipv.clamp(1, root_moves.len());
+        let mut last_iteration_nodes = 0;
+        let mut last_score: i32 = 0;
+        // Helpers start one ply deeper every other thread, so the threads spread over depths.
+        let first_depth = if self.is_main() {
+            1
+        } else {
+            1 + (self.id % 2) as u32
+        };
+        for depth in first_depth..=max_depth {
+            let nodes_before = self.nodes;
+            // Step 1. Search the lines, each with an aspiration window.
+            let mut found =
+                self.search_lines(root, depth, &root_moves, lines, last_score, first_depth);
+            if found.is_empty() {
+                break;
+            }
+            // Step 2. Report the lines, best first, and keep the best.
+            found.sort_by_key(|(score, _)| -score);
+            if self.is_main() {
+                self.report(depth, &found, on_info);
+            }
+            let (score, pv) = &found[0];
+            last_score = *score;
+            result = SearchResult {
+                best: pv.first().copied(),
+                ponder: pv.get(1).copied(),
+                score: *score,
+                depth,
+                nodes: 0,
+            };
+            // Step 3. Search the best move first in the next iteration.
+            if let Some(best) = result.best {
+                if let Some(i) = root_moves.iter().position(|&m| m == best) {
+                    root_moves[..=i].rotate_right(1);
+                }
+            }
+            if self.aborted || !self.is_main() {
+                if self.aborted {
+                    break;
+                }
+                continue;
+            }
+            // Step 4. A tree that stopped growing is resolved to the end (every line ends by a
+            // rule): deeper iterations would only repeat it.
+            let grown = self.nodes - nodes_before;
+            if depth > 1 && grown == last_iteration_nodes {
+                break;
+            }
+            last_iteration_nodes = grown;
+            // Step 5. Stop when the iteration used enough of the time, or a wanted mate is found.
+            if self.iterations_done(depth, *score) {
+                break;
+            }
+        }
+        self.publish();
+        result.nodes = self.shared.nodes.load(Ordering::Relaxed);
+        result
+    }
+
+    /// The legal moves of the root that the limits let the search play.
+    fn root_moves(&self, root: &Position) -> Vec<Move> {
+        let limits = self.shared.limits;
+        let mut moves = MoveList::new();
+        self.shared.variant.legal_moves(root, &mut moves);
+        moves
+            .iter()
+            .copied()
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .filter(|m| !limits.exclude.contains(m))
+            .collect()
+    }
+
+    /// One iteration's `lines` best lines, each the best of the moves the earlier ones do not
+    /// start with, as (score, line). A search stopped part way keeps the lines it finished; in
+    /// the first iteration, also the first line's partial answer.
+    fn search_lines(
+        &mut self,
+        root: &Position,
+        depth: u32,
+        root_moves: &[Move],
+        lines: usize,
+        last_score: i32,
+        first_depth: u32,
+    ) -> Vec<(i32, Vec<Move>)> {
+        let mut found: Vec<(i32, Vec<Move>)> = Vec::new();
+        for line in 0..lines {
+            let candidates: Vec<Move> = root_moves
+                .iter()
+                .copied()
+                .filter(|m| !found.iter().any(|(_, pv)| pv[0] == *m))
+                .collect();
+            // Aspiration: search a narrow window around the last score first, and widen it on
+            // failure.
+            let (score, pv) =
+                if depth >= ASPIRATION_DEPTH && lines == 1 && last_score.abs() < MATE_BOUND {
+                    self.aspiration(root, depth, &candidates, last_score)
+                } else {
+                    self.root(root, depth, &candidates, -INFINITY, INFINITY)
+                };
+            if self.aborted && !(depth == first_depth && line == 0 && !pv.is_empty()) {
+                break;
+            }
+            found.push((score, pv));
+        }
+        found
+    }
+
+    /// Sends one iteration's lines, best first, to `on_info`.
+    fn report(&self, depth: u32, found: &[(i32, Vec<Move>)], on_info: &mut dyn FnMut(&Info)) {
+        let hashfull = self.shared.tt.hashfull();
+        for (i, (score, pv)) in found.iter().enumerate() {
+            let info = Info {
+                depth,
+                seldepth: self.seldepth as u32,
+                multipv: i + 1,
+                score: *score,
+                nodes: self.total_nodes(),
+                time: self.shared.control.elapsed(),
+                pv: pv.clone(),
+                hashfull,
+            };
+            on_info(&info);
+        }
+    }
+
+    /// Whether the main thread should start no further iteration after one to `depth` that
+    /// scored `score`: a wanted mate is found, the iteration used enough of the time, or a mate
+    /// is found that deeper iterations would not shorten.
+    fn iterations_done(&self, depth: u32, score: i32) -> bool {
+        let limits = self.shared.limits;
+        if let Some(n) = limits.mate {
+            if let Score::Mate(m) = Score::from_internal(score) {
+                if m > 0 && m as u32 <= n {
+                    return true;
+                }
+            }
+        }
+        if !self.unbounded()
+            && self
+                .shared
+                .budget
+                .soft_exceeded(self.shared.control.elapsed())
+        {
+            return true;
+        }
+        // A mate found with twice its length in depth is taken as the shortest: pruning may
+        // hide a shorter one from shallower iterations.
+        score.abs() >= MATE_BOUND
+            && 2 * (MATE - score.abs()) <= depth as i32
+            && limits.depth.is_none()
+            && limits.mate.is_none()
+            && !self.unbounded()
+    }
+
+    /// The root searched with a window around `center`, widened until the score falls inside.
+    fn aspiration(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        moves: &[Move],
+        center: i32,
+    ) -> (i32, Vec<Move>) {
+        let mut delta = ASPIRATION_WINDOW;
+        loop {
+            let alpha = (center - delta).max(-INFINITY);
+            let beta = (center + delta).min(INFINITY);
+            let (score, pv) = self.root(pos, depth, moves, alpha, beta);
+            if self.aborted || (score > alpha && score < beta) || delta >= INFINITY {
+                return (score, pv);
+            }
+            delta = delta.saturating_mul(4).min(INFINITY);
+        }
+    }
+
+    /// Searches the root moves in order with a principal variation search; returns the best
+    /// score and its line.
+    fn root(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        moves: &[Move],
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Vec<Move>) {
+        let mut best_pv = Vec::new();
+        let mut best = -INFINITY;
+        self.seldepth = 0;
+        let variant = self.shared.variant;
+        for (i, &m) in moves.iter().enumerate() {
+            let child = variant.play(pos, m);
+            self.path.push(pos.hash());
+            let check = variant.in_check(&child);
+            let d = depth as i32 - 1 + i32::from(check);
+            let mut score = if i == 0 {
+                self.child(pos, &child, d, 0, alpha, beta, true, check)
+            } else {
+                self.child(pos, &child, d, 0, alpha, alpha + 1, false, check)
+            };
+            if i > 0 && score > alpha && score < beta && !self.aborted {
+                score = self.child(pos, &child, d, 0, alpha, beta, true, check);
+            }
+            self.path.pop();
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_pv = std::iter::once(m)
+                    .chain(self.pv[1].iter().copied())
+                    .collect();
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        if !self.aborted && !best_pv.is_empty() {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.shared.tt.store(
+                pos.hash(),
+                TtEntry {
+                    mv: best_pv[0],
+                    score: to_tt(best, 0),
+                    depth: depth as i32,
+                    bound,
+                },
+            );
+        }
+        (best, best_pv)
+    }
+}

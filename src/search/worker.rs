@@ -1,0 +1,187 @@
+//! One search thread: its own killers, histories and path, its node count and the stop checks;
+//! the table and the stop flag are shared. Also what every kind of node asks of the thread: whose
+//! point of view it is scored from, the static evaluation, and the score of a game's end.
+
+use super::{Shared, MATE, MAX_PLY};
+use crate::board::Position;
+use crate::core::{Color, KindSet, Move, Square, NUM_SQUARES};
+use crate::eval::Eval;
+use crate::third_party::Policy;
+use crate::variants::Outcome;
+use std::sync::atomic::Ordering;
+
+/// Nodes between two looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 1024;
+
+/// One search thread.
+pub(super) struct Worker<'a> {
+    pub(super) shared: &'a Shared<'a>,
+    pub(super) id: usize,
+    pub(super) eval: Eval,
+    pub(super) nodes: u64,
+    unpublished: u64,
+    pub(super) seldepth: usize,
+    pub(super) aborted: bool,
+    /// Hashes of the game before the root and of the path from the root.
+    pub(super) path: Vec<u64>,
+    pub(super) pv: Vec<Vec<Move>>,
+    pub(super) killers: [[Move; 2]; MAX_PLY],
+    pub(super) history: Vec<i32>,
+    pub(super) pawn_kinds: KindSet,
+    pub(super) allow_null: bool,
+}
+
+impl<'a> Worker<'a> {
+    pub(super) fn new(shared: &'a Shared<'a>, id: usize, history: &[u64]) -> Worker<'a> {
+        let rules = shared.variant.rules();
+        let pawn_kinds = rules.pawns;
+        Worker {
+            shared,
+            id,
+            eval: Eval::new(rules),
+            nodes: 0,
+            unpublished: 0,
+            seldepth: 0,
+            aborted: false,
+            path: history.to_vec(),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            killers: [[Move::NULL; 2]; MAX_PLY],
+            history: vec![0; NUM_SQUARES * NUM_SQUARES],
+            pawn_kinds,
+            allow_null: shared.variant.switches().null_move_allowed(),
+        }
+    }
+
+    pub(super) fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    pub(super) fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.unpublished
+    }
+
+    /// Infinite or pondering searches ignore the clock.
+    pub(super) fn unbounded(&self) -> bool {
+        self.shared.limits.infinite || self.shared.control.pondering()
+    }
+
+    pub(super) fn publish(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unpublished, Ordering::Relaxed);
+        self.unpublished = 0;
+    }
+
+    /// Counts a node; every `CHECK_EVERY` nodes, publishes the count and looks at the stop flag
+    /// and (on the main thread) the node and time limits, setting `aborted` when the search must
+    /// end.
+    pub(super) fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unpublished += 1;
+        if self.unpublished < CHECK_EVERY {
+            return;
+        }
+        self.publish();
+        let c = self.shared.control;
+        if c.stopped() {
+            self.aborted = true;
+            return;
+        }
+        if self.is_main() {
+            let limits = self.shared.limits;
+            let out_of_nodes = limits
+                .nodes
+                .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
+            let out_of_time = !self.unbounded() && self.shared.budget.hard_exceeded(c.elapsed());
+            if out_of_nodes || out_of_time {
+                c.set_stop();
+                self.aborted = true;
+            }
+        }
+    }
+
+    /// Enters a node at `ply`: clears its line, counts it and notes the depth reached. False when
+    /// the search is to stop.
+    pub(super) fn enter_node(&mut self, ply: usize) -> bool {
+        self.pv[ply].clear();
+        self.count_node();
+        if self.aborted {
+            return false;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        true
+    }
+
+    /// Sets the line at `ply` to `m` followed by the line found below it.
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// Whether an earlier position of the game or of the path equals this one (within the
+    /// game's repetition window; any distance, since a third party's plies can make the same
+    /// side move at odd and even distances).
+    pub(super) fn is_repetition(&self, pos: &Position) -> bool {
+        let window = self
+            .shared
+            .variant
+            .rulings()
+            .repetition_window(pos)
+            .min(self.path.len());
+        self.path[self.path.len() - window..]
+            .iter()
+            .rev()
+            .any(|&h| h == pos.hash())
+    }
+
+    /// The player a node is scored for: the game's point of view, or on a third party's ply
+    /// chosen by the engine policy, the player that policy helps.
+    pub(super) fn pov(&self, pos: &Position) -> Color {
+        let tp = &self.shared.limits.third_party;
+        if pos.turn() == Color::Neutral && tp.policy == Policy::Engine {
+            tp.favors
+        } else {
+            self.shared.variant.rulings().point_of_view(pos)
+        }
+    }
+
+    /// The score of a game's end at `ply`, from the position's point of view: mates nearer the
+    /// root score further from zero.
+    pub(super) fn outcome_score(&self, outcome: Outcome, pos: &Position, ply: usize) -> i32 {
+        let pov = self.pov(pos);
+        match outcome {
+            Outcome::Win { winner, .. } if winner == pov => MATE - ply as i32,
+            Outcome::Win { .. } => -(MATE - ply as i32),
+            Outcome::Draw { .. } => 0,
+        }
+    }
+
+    /// The static evaluation from the position's point of view.
+    pub(super) fn static_eval(&self, pos: &Position) -> i32 {
+        let variant = self.shared.variant;
+        let pov = self.pov(pos);
+        let extra = variant.switches().evaluate_extra(pos);
+        let extra = if pov == Color::Black { -extra } else { extra };
+        self.eval.evaluate(variant.rules(), pos, pov) + extra
+    }
+
+    /// The value of the piece on `sq`, 0 if it is empty.
+    pub(super) fn value_on(&self, pos: &Position, sq: Square) -> i32 {
+        let p = pos.piece_at(sq);
+        if p.is_some() {
+            self.eval.value(p.kind())
+        } else {
+            0
+        }
+    }
+
+    /// What a move wins at once for the mover (the game says: a self-capture loses).
+    pub(super) fn material_gain(&self, pos: &Position, m: Move) -> i32 {
+        self.shared
+            .variant
+            .rulings()
+            .material_gain(pos, m, &|k| self.eval.value(k))
+    }
+}
