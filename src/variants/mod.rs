@@ -51,7 +51,8 @@ impl Bench {
 /// Everything a game module gives the registry: its rules as hooks on the pipeline
 /// ([`Hooks`], in `crate::movegen`), the search's switches ([`SearchSwitches`]), its
 /// presentation ([`Presentation`]), and plain data. A game writes only what it changes; the
-/// smallest game is its `Hooks::rules` and four empty or one-line impls (see `chess.rs`).
+/// smallest game writes `Hooks::rules`, empty impls of the other two traits, and its named
+/// kinds (see `divergent.rs`).
 pub trait GameModule: Hooks + SearchSwitches + Presentation + Sized + 'static {
     /// Kinds the game's module names, with their letters; a registry test checks them against
     /// the catalogue (`Rules::check_named`). Default: none.
@@ -67,7 +68,7 @@ pub trait GameModule: Hooks + SearchSwitches + Presentation + Sized + 'static {
 }
 
 /// A game as the engine sees it: the operations of the shared pipeline run with the game's
-/// hooks, and the game's concerns handed out whole (`hooks`, `switches`, `presentation`), so a
+/// hooks, and the game's concerns handed out whole (`rulings`, `switches`, `presentation`), so a
 /// new hook is written once, in its trait, and called through them. Object safe, so protocols,
 /// the search and the runner hold `&dyn Variant`.
 pub trait Variant: Send + Sync {
