@@ -1,5 +1,8 @@
 //! The protocol-free engine: the current game, the settings, and a search running on its own
-//! thread. UCI and CECP are adapters that turn text into calls on this facade.
+//! thread. UCI, CECP and the browser board are adapters that turn their input into calls on this
+//! facade, and run their searches through the one lifecycle of [`lifecycle::Searches`].
+
+pub mod lifecycle;
 
 use crate::board::{FenError, Position};
 use crate::core::Move;

@@ -5,7 +5,9 @@
 //! without stopping. `docs/gui.md` describes the page; `docs/architecture.md` the choice of
 //! the HTTP and WebSocket stack.
 
+pub mod clock;
 pub mod http;
+pub mod record;
 pub mod session;
 pub mod view;
 

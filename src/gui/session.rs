@@ -1,20 +1,22 @@
 //! One page's game: an adapter over the engine facade, as UCI and CECP are, that speaks JSON
 //! over a WebSocket. It holds who plays each side (a person, the engine, or for a third party
 //! also the seeded random choice of `third_party`), the clocks and the engine's settings; it
-//! starts the engine's searches and plays their moves, and accepts a person's move only when its
-//! text is one of the legal moves it sent. Any refused command leaves the game as it was.
+//! runs the engine's searches through the shared lifecycle (`engine::lifecycle`) and plays their
+//! moves, and accepts a person's move only when its text is one of the legal moves it sent. Any
+//! refused command leaves the game as it was.
 
-use super::view;
-use crate::arena::pgn::PgnGame;
+use super::clock::Clocks;
+use super::{record, view};
 use crate::core::{Color, Move};
+use crate::engine::lifecycle::{Finished, SearchId, Searches};
 use crate::engine::Engine;
 use crate::notation::Dialect;
-use crate::search::{Clock, Info, Limits, Score, SearchResult};
+use crate::search::{Clock, Info, Limits};
 use crate::third_party::Policy;
 use crate::variants::{self, EndReason, Outcome};
 use serde_json::{json, Value};
 use std::sync::mpsc::Sender;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Longest FEN or move text a command may carry.
 const MAX_TEXT: usize = 512;
@@ -63,62 +65,61 @@ impl Player {
 #[derive(Debug)]
 pub enum Event {
     /// A finished iteration of search `id`.
-    Info { id: u64, info: Info },
-    /// Search `id` ended.
-    Done { id: u64, result: SearchResult },
+    Info { id: SearchId, info: Info },
+    /// Search `id` ended; its result waits in the session's `Searches`.
+    Done { id: SearchId },
 }
 
-/// The two players' clocks.
-#[derive(Clone, Debug)]
-struct Clocks {
-    /// Base time and increment; `None`: no clock.
-    control: Option<(Duration, Duration)>,
-    left: [Duration; 2],
-    /// The side whose clock runs, and since when.
-    running: Option<(Color, Instant)>,
+impl From<Finished> for Event {
+    fn from(Finished(id): Finished) -> Event {
+        Event::Done { id }
+    }
 }
 
-impl Clocks {
-    fn new(control: Option<(Duration, Duration)>) -> Clocks {
-        let base = control.map_or(Duration::ZERO, |c| c.0);
-        Clocks {
-            control,
-            left: [base; 2],
-            running: None,
-        }
-    }
+/// The search settings of a `settings` command, checked; `None` where it says nothing.
+struct SearchSettings {
+    movetime: Option<u64>,
+    /// `Some(None)`: no depth limit.
+    depth: Option<Option<u64>>,
+    threads: Option<u64>,
+    hash: Option<u64>,
+    /// `Some(None)`: no clock.
+    clock: Option<Option<(Duration, Duration)>>,
+}
 
-    /// Time left of a player now.
-    fn now(&self, c: Color) -> Duration {
-        let left = self.left[c.index().min(1)];
-        match self.running {
-            Some((r, since)) if r == c => left.saturating_sub(since.elapsed()),
-            _ => left,
-        }
+impl SearchSettings {
+    fn parse(cmd: &Value) -> Result<SearchSettings, String> {
+        let movetime = number(cmd, "movetime_ms", MAX_MOVETIME_MS)?;
+        let depth = number(cmd, "depth", MAX_DEPTH as u64)?;
+        let threads = number(cmd, "threads", MAX_THREADS as u64)?;
+        let hash = number(cmd, "hash_mb", MAX_HASH_MB as u64)?;
+        let base = number(cmd, "clock_ms", MAX_CLOCK_MS)?;
+        let inc = number(cmd, "increment_ms", MAX_MOVETIME_MS)?;
+        let control = base.filter(|&b| b > 0).map(|b| {
+            (
+                Duration::from_millis(b),
+                Duration::from_millis(inc.unwrap_or(0)),
+            )
+        });
+        Ok(SearchSettings {
+            movetime,
+            depth: cmd.get("depth").map(|_| depth),
+            threads,
+            hash,
+            clock: cmd.get("clock_ms").map(|_| control),
+        })
     }
+}
 
-    /// Stops the running clock; `moved` adds the increment.
-    fn stop(&mut self, moved: bool) {
-        if let Some((c, since)) = self.running.take() {
-            let i = c.index().min(1);
-            self.left[i] = self.left[i].saturating_sub(since.elapsed());
-            if moved {
-                self.left[i] += self.control.map_or(Duration::ZERO, |c| c.1);
-            }
-        }
-    }
-
-    fn start(&mut self, c: Color) {
-        if self.control.is_some() && c != Color::Neutral {
-            self.running = Some((c, Instant::now()));
-        }
-    }
-
-    /// The player whose time ran out, if any.
-    fn flagged(&self) -> Option<Color> {
-        self.running
-            .filter(|&(c, _)| self.now(c).is_zero())
-            .map(|(c, _)| c)
+/// The number `cmd` gives `key`, from 0 to `max`; `None` when absent or null.
+fn number(cmd: &Value, key: &str, max: u64) -> Result<Option<u64>, String> {
+    match cmd.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .filter(|&n| n <= max)
+            .map(Some)
+            .ok_or_else(|| format!("{key} must be a number from 0 to {max}")),
     }
 }
 
@@ -133,9 +134,8 @@ pub struct Session {
     forfeit: Option<Color>,
     /// The engine waits (after an undo with no person playing, or when asked).
     paused: bool,
-    /// The running search: its id and the number of moves of the game when it started.
-    search: Option<(u64, usize)>,
-    next_id: u64,
+    /// The running search, for the number of moves of the game when it started.
+    searches: Searches<usize>,
     /// The engine plays the side to move once, whoever plays it.
     move_now: bool,
     events: Sender<Event>,
@@ -159,8 +159,7 @@ impl Session {
             clocks: Clocks::new(None),
             forfeit: None,
             paused: false,
-            search: None,
-            next_id: 0,
+            searches: Searches::new(events.clone()),
             move_now: false,
             events,
         };
@@ -183,59 +182,74 @@ impl Session {
         let Ok(cmd) = serde_json::from_str::<Value>(text) else {
             return vec![error("not a JSON command"), self.state()];
         };
+        let name = cmd.get("cmd").and_then(Value::as_str);
+        let mut out = Vec::new();
+        match self.dispatch(name, &cmd) {
+            Ok(()) => {
+                if name == Some("new") {
+                    out.push(view::variant_json(self.engine.variant()));
+                }
+                self.advance();
+            }
+            Err(e) => out.push(error(e)),
+        }
+        out.push(self.state());
+        out
+    }
+
+    /// Runs the command `name`; an error leaves the game as it was.
+    fn dispatch(&mut self, name: Option<&str>, cmd: &Value) -> Result<(), String> {
         let arg = |k: &str| cmd.get(k).and_then(Value::as_str).unwrap_or("");
-        let result = match cmd.get("cmd").and_then(Value::as_str) {
+        match name {
             Some("new") => self.new_game(arg("variant")),
             Some("move") => self.human_move(arg("text")),
             Some("undo") => self.undo(),
             Some("fen") => self.set_fen(arg("fen")),
-            Some("settings") => self.settings(&cmd),
-            Some("go") => {
-                self.paused = false;
-                if self.search.is_none() && self.player_to_move() != Player::Engine {
-                    self.move_now = true;
-                }
-                Ok(())
-            }
-            Some("stop") => {
-                // The running search stops and its move is played.
-                self.engine.stop();
-                Ok(())
-            }
-            Some("pause") => {
-                self.paused = true;
-                self.abandon_search();
-                Ok(())
-            }
+            Some("settings") => self.settings(cmd),
+            Some("go") => self.go(),
+            Some("stop") => self.stop(),
+            Some("pause") => self.pause(),
             Some("state") => Ok(()),
             _ => Err("unknown command".to_string()),
-        };
-        let mut out = Vec::new();
-        match result {
-            Ok(()) => {
-                if cmd.get("cmd").and_then(Value::as_str) == Some("new") {
-                    out.push(view::variant_json(self.engine.variant()));
-                }
-                self.advance();
-                out.push(self.state());
-            }
-            Err(e) => {
-                out.push(error(e));
-                out.push(self.state());
-            }
         }
-        out
+    }
+
+    /// The engine moves now: for the side to move if a person plays it (once), and from now on
+    /// where it plays.
+    fn go(&mut self) -> Result<(), String> {
+        self.paused = false;
+        if !self.searches.active() && self.player_to_move() != Player::Engine {
+            self.move_now = true;
+        }
+        Ok(())
+    }
+
+    /// The running search stops and its move is played.
+    fn stop(&mut self) -> Result<(), String> {
+        self.searches.stop(&self.engine);
+        Ok(())
+    }
+
+    /// The engine waits, dropping a running search.
+    fn pause(&mut self) -> Result<(), String> {
+        self.paused = true;
+        self.abandon_search();
+        Ok(())
     }
 
     /// Handles what the search thread sent; returns the messages to send.
     pub fn on_event(&mut self, event: Event) -> Vec<Value> {
         match event {
-            Event::Info { id, info } if self.is_current(id) => vec![self.info_json(&info)],
-            Event::Done { id, result } if self.is_current(id) => {
-                let (_, plies) = self.search.take().expect("a current search");
-                let unchanged = self.engine.game().moves().len() == plies;
-                if let (true, Some(m)) = (unchanged && !self.over(), result.best) {
-                    self.play(m);
+            Event::Info { id, info } if self.searches.is_current(id) => {
+                vec![self.info_json(&info)]
+            }
+            Event::Done { id } if self.searches.is_current(id) => {
+                if let Some((plies, result)) = self.searches.collect() {
+                    // Played only if the game is still the one searched.
+                    let unchanged = self.engine.game().moves().len() == plies;
+                    if let (true, Some(m)) = (unchanged && !self.over(), result.best) {
+                        self.play(m);
+                    }
                 }
                 self.advance();
                 vec![self.state()]
@@ -257,12 +271,12 @@ impl Session {
         }
     }
 
-    fn is_current(&self, id: u64) -> bool {
-        self.search.is_some_and(|(s, _)| s == id)
+    fn turn(&self) -> Color {
+        self.engine.game().position().turn()
     }
 
     fn player_to_move(&self) -> Player {
-        self.players[self.engine.game().position().turn().index()]
+        self.players[self.turn().index()]
     }
 
     fn new_game(&mut self, name: &str) -> Result<(), String> {
@@ -350,6 +364,22 @@ impl Session {
 
     fn settings(&mut self, cmd: &Value) -> Result<(), String> {
         // Every value is checked before any is applied, so a refused command changes nothing.
+        let players = self.players_from(cmd)?;
+        let search = SearchSettings::parse(cmd)?;
+        self.set_third_party(cmd)?;
+        self.players = players;
+        self.sync_policy();
+        self.apply(search);
+        // A search for a side the engine no longer plays is dropped.
+        if self.searches.active() && self.player_to_move() != Player::Engine && !self.move_now {
+            self.abandon_search();
+        }
+        Ok(())
+    }
+
+    /// Who plays each side after `cmd`: a person or the engine, and for the third party also
+    /// the seeded choice.
+    fn players_from(&self, cmd: &Value) -> Result<[Player; 3], String> {
         let mut players = self.players;
         for (i, key) in ["white", "black", "third"].iter().enumerate() {
             if let Some(p) = cmd.get(*key) {
@@ -360,24 +390,12 @@ impl Session {
                 players[i] = p;
             }
         }
-        let num = |k: &str, max: u64| -> Result<Option<u64>, String> {
-            match cmd.get(k) {
-                None | Some(Value::Null) => Ok(None),
-                Some(v) => v
-                    .as_u64()
-                    .filter(|&n| n <= max)
-                    .map(Some)
-                    .ok_or_else(|| format!("{k} must be a number from 0 to {max}")),
-            }
-        };
-        let movetime = num("movetime_ms", MAX_MOVETIME_MS)?;
-        let depth = num("depth", MAX_DEPTH as u64)?;
-        let threads = num("threads", MAX_THREADS as u64)?;
-        let hash = num("hash_mb", MAX_HASH_MB as u64)?;
-        let base = num("clock_ms", MAX_CLOCK_MS)?;
-        let inc = num("increment_ms", MAX_MOVETIME_MS)?;
-        // The third party's seed and the player its engine helps, by the protocols' option
-        // names; the old values come back when one is refused.
+        Ok(players)
+    }
+
+    /// The third party's seed and the player its engine helps, by the protocols' option names;
+    /// the old values come back when one is refused.
+    fn set_third_party(&mut self, cmd: &Value) -> Result<(), String> {
         let saved = self.engine.options.third_party;
         let seed = match cmd.get("third_seed") {
             None | Some(Value::Null) => None,
@@ -395,41 +413,31 @@ impl Session {
                 return Err(format!("{name}: {e}"));
             }
         }
-        self.players = players;
-        self.sync_policy();
-        if let Some(t) = movetime {
-            self.movetime = Duration::from_millis(t.max(1));
-        }
-        if cmd.get("depth").is_some() {
-            self.depth = depth.filter(|&d| d > 0).map(|d| d as u32);
-        }
-        if let Some(t) = threads {
-            self.engine.options.threads = (t as usize).max(1);
-        }
-        if let Some(h) = hash {
-            self.engine.options.hash_mb = (h as usize).max(1);
-        }
-        if cmd.get("clock_ms").is_some() {
-            let control = base.filter(|&b| b > 0).map(|b| {
-                (
-                    Duration::from_millis(b),
-                    Duration::from_millis(inc.unwrap_or(0)),
-                )
-            });
-            self.clocks = Clocks::new(control);
-            self.forfeit = None;
-        }
-        // A search for a side the engine no longer plays is dropped.
-        if self.search.is_some() && self.player_to_move() != Player::Engine && !self.move_now {
-            self.abandon_search();
-        }
         Ok(())
     }
 
-    fn abandon_search(&mut self) {
-        if self.search.take().is_some() {
-            self.engine.stop_and_wait();
+    /// Applies checked search settings; a new clock starts the game's clocks again.
+    fn apply(&mut self, s: SearchSettings) {
+        if let Some(t) = s.movetime {
+            self.movetime = Duration::from_millis(t.max(1));
         }
+        if let Some(depth) = s.depth {
+            self.depth = depth.filter(|&d| d > 0).map(|d| d as u32);
+        }
+        if let Some(t) = s.threads {
+            self.engine.options.threads = (t as usize).max(1);
+        }
+        if let Some(h) = s.hash {
+            self.engine.options.hash_mb = (h as usize).max(1);
+        }
+        if let Some(control) = s.clock {
+            self.clocks = Clocks::new(control);
+            self.forfeit = None;
+        }
+    }
+
+    fn abandon_search(&mut self) {
+        self.searches.abandon(&mut self.engine);
     }
 
     /// Plays a legal move and passes the clock on.
@@ -463,30 +471,52 @@ impl Session {
                 self.clocks.stop(false);
                 return;
             }
-            let turn = self.engine.game().position().turn();
-            let player = self.player_to_move();
-            // `Engine move` on a third party's turn plays it by the policy too (a person's
-            // turn: the seeded choice).
-            let by_policy = player != Player::Human && !self.paused;
-            if turn == Color::Neutral && (by_policy || self.move_now) {
-                let Some(m) = self.engine.third_party_ply() else {
-                    return;
-                };
-                self.play(m);
-                continue;
+            if !self.third_party_plays_now() {
+                return self.start_turn();
             }
-            if self.clocks.running.is_none() && !self.paused {
-                self.clocks.start(turn);
-            }
-            let wanted = (player == Player::Engine && !self.paused) || self.move_now;
-            if wanted && self.search.is_none() {
-                self.start_search();
-            }
-            return;
+            let Some(m) = self.engine.third_party_ply() else {
+                return;
+            };
+            self.play(m);
         }
     }
 
+    /// Whether a third party is to move and its ply is played now: by its policy unless a person
+    /// plays it or the engine waits, and on `Engine move` whoever plays it (a person's turn:
+    /// the seeded choice).
+    fn third_party_plays_now(&self) -> bool {
+        let by_policy = self.player_to_move() != Player::Human && !self.paused;
+        self.turn() == Color::Neutral && (by_policy || self.move_now)
+    }
+
+    /// Runs the clock of the player to move, and starts the engine if it is to move.
+    fn start_turn(&mut self) {
+        if self.clocks.running.is_none() && !self.paused {
+            self.clocks.start(self.turn());
+        }
+        let wanted = (self.player_to_move() == Player::Engine && !self.paused) || self.move_now;
+        if wanted && !self.searches.active() {
+            self.start_search();
+        }
+    }
+
+    /// Starts the engine on the position, for the number of moves played so far; its lines go
+    /// to the page as they come.
     fn start_search(&mut self) {
+        let limits = self.limits();
+        let plies = self.engine.game().moves().len();
+        let events = self.events.clone();
+        let on_info = move |id, info: &Info| {
+            let info = info.clone();
+            let _ = events.send(Event::Info { id, info });
+        };
+        self.searches
+            .start(&mut self.engine, limits, false, plies, on_info);
+    }
+
+    /// The search's limits: the depth if set, and the clock of the side to move, or the time
+    /// per move when no clock runs (or for a third party).
+    fn limits(&self) -> Limits {
         let turn = self.engine.game().position().turn();
         let mut limits = Limits {
             depth: self.depth,
@@ -502,117 +532,22 @@ impl Session {
             }
             _ => limits.movetime = Some(self.movetime),
         }
-        let id = self.next_id;
-        self.next_id += 1;
-        let plies = self.engine.game().moves().len();
-        let (info_tx, done_tx) = (self.events.clone(), self.events.clone());
-        self.engine.start_search(
-            limits,
-            false,
-            move |info: &Info| {
-                let _ = info_tx.send(Event::Info {
-                    id,
-                    info: info.clone(),
-                });
-            },
-            move |result| {
-                let _ = done_tx.send(Event::Done { id, result });
-            },
-        );
-        self.search = Some((id, plies));
+        limits
     }
 
-    /// A search line for the page: the score from White's side, depth, nodes and the moves.
+    /// A search line for the page.
     fn info_json(&self, info: &Info) -> Value {
-        let v = self.engine.variant();
-        let pos = self.engine.game().position();
-        let sign = if v.rulings().point_of_view(pos) == Color::Black {
-            -1
-        } else {
-            1
-        };
-        let score = match Score::from_internal(info.score) {
-            Score::Cp(cp) => json!({ "cp": sign * cp }),
-            Score::Mate(n) => json!({ "mate": sign * n }),
-        };
-        let pv: Vec<String> = info
-            .pv
-            .iter()
-            .map(|&m| v.move_text(m, Dialect::Uci))
-            .collect();
-        let ms = info.time.as_millis().max(1) as u64;
-        json!({
-            "type": "info",
-            "depth": info.depth,
-            "seldepth": info.seldepth,
-            "score": score,
-            "nodes": info.nodes,
-            "nps": info.nodes * 1000 / ms,
-            "time_ms": ms,
-            "pv": pv,
-        })
+        record::info_json(self.engine.variant(), self.engine.game().position(), info)
     }
 
-    /// The moves played, each with the side that played it.
-    fn move_list(&self) -> Vec<Value> {
-        let game = self.engine.game();
-        let v = game.variant();
-        let mut pos = game.start().clone();
-        let mut out = Vec::with_capacity(game.moves().len());
-        for &m in game.moves() {
-            out.push(json!({
-                "text": v.move_text(m, Dialect::Uci),
-                "side": view::side_code(pos.turn()).to_string(),
-            }));
-            pos = v.play(&pos, m);
-        }
-        out
-    }
-
-    /// The game in PGN, its moves in the project's notation.
+    /// The game in PGN, its players named by who plays them.
     fn pgn(&self, outcome: Option<&Outcome>) -> String {
-        let game = self.engine.game();
-        let v = game.variant();
-        let start = game.start();
         let name = |p: Player| match p {
             Player::Engine => "Menagerie",
             _ => "Human",
         };
-        let result = outcome.map_or("*", Outcome::pgn);
-        let mut tags = vec![
-            ("Event".to_string(), "Menagerie gui".to_string()),
-            ("Site".to_string(), "local".to_string()),
-            ("White".to_string(), name(self.players[0]).to_string()),
-            ("Black".to_string(), name(self.players[1]).to_string()),
-            ("Result".to_string(), result.to_string()),
-            ("Variant".to_string(), v.name().to_string()),
-        ];
-        let fen = v.fen(start);
-        if fen != v.fen(&v.start_position()) {
-            tags.push(("FEN".to_string(), fen));
-            tags.push(("SetUp".to_string(), "1".to_string()));
-        }
-        let mut pos = start.clone();
-        let mut moves = Vec::new();
-        let mut third_party_plies = Vec::new();
-        for (i, &m) in game.moves().iter().enumerate() {
-            let third = pos.turn() == Color::Neutral;
-            if third {
-                third_party_plies.push(i);
-            }
-            let note = third.then(|| crate::arena::THIRD_PARTY_NOTE.to_string());
-            moves.push((v.move_text(m, Dialect::Uci), note));
-            pos = v.play(&pos, m);
-        }
-        PgnGame {
-            tags,
-            moves,
-            third_party_plies,
-            first_ply: 2 * (start.fullmove() as u32 - 1) + u32::from(start.turn() == Color::Black),
-            ending: outcome.map_or(String::new(), describe),
-            result: result.to_string(),
-        }
-        .to_pgn()
+        let players = [name(self.players[0]), name(self.players[1])];
+        record::pgn(self.engine.game(), players, outcome)
     }
 
     /// The whole state of the game for the page.
@@ -628,16 +563,7 @@ impl Session {
         };
         let result = outcome
             .as_ref()
-            .map(|o| json!({ "result": o.pgn(), "reason": describe(o) }));
-        let clock = self.clocks.control.map(|(base, inc)| {
-            json!({
-                "base_ms": base.as_millis() as u64,
-                "increment_ms": inc.as_millis() as u64,
-                "w": self.clocks.now(Color::White).as_millis() as u64,
-                "b": self.clocks.now(Color::Black).as_millis() as u64,
-                "running": self.clocks.running.map(|(c, _)| view::side_code(c).to_string()),
-            })
-        });
+            .map(|o| json!({ "result": o.pgn(), "reason": record::describe(o) }));
         json!({
             "type": "state",
             "variant": v.name(),
@@ -649,11 +575,11 @@ impl Session {
             "reserve": view::reserve_json(v.rules(), pos),
             "check": view::checked_royals(v, pos),
             "legal": legal,
-            "moves": self.move_list(),
+            "moves": record::move_list(game),
             "start_fullmove": game.start().fullmove(),
             "result": result,
             "pgn": self.pgn(outcome.as_ref()),
-            "thinking": self.search.is_some(),
+            "thinking": self.searches.active(),
             "paused": self.paused,
             "players": {
                 "w": self.players[0].name(),
@@ -672,26 +598,8 @@ impl Session {
                 "threads": self.engine.options.threads,
                 "hash_mb": self.engine.options.hash_mb,
             },
-            "clock": clock,
+            "clock": self.clocks.json(),
         })
-    }
-}
-
-/// The result's reason in words.
-fn describe(o: &Outcome) -> String {
-    match *o {
-        Outcome::Win {
-            winner,
-            reason: EndReason::Variant("time"),
-        } => {
-            let loser = if winner == Color::White {
-                "Black"
-            } else {
-                "White"
-            };
-            format!("{loser} lost on time")
-        }
-        _ => o.describe(),
     }
 }
 

@@ -8,7 +8,7 @@ pub mod uci;
 pub mod xboard;
 pub mod xboard_variant;
 
-use crate::search::SearchResult;
+use crate::engine::lifecycle::{Finished, SearchId};
 use std::io::{BufRead, Read, Write};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -25,8 +25,14 @@ pub enum Event {
     TooLong,
     /// stdin is closed.
     Eof,
-    /// A search finished.
-    Done { id: u64, result: SearchResult },
+    /// The search with this id finished; its result waits in the adapter's `Searches`.
+    Done(SearchId),
+}
+
+impl From<Finished> for Event {
+    fn from(Finished(id): Finished) -> Event {
+        Event::Done(id)
+    }
 }
 
 /// Writes whole protocol lines to stdout, flushed, from any thread.
@@ -103,7 +109,7 @@ pub fn run() {
                 "info string a line of more than {MAX_LINE} bytes was refused"
             )),
             Event::Eof => return,
-            Event::Done { .. } => {}
+            Event::Done(_) => {}
         }
     }
 }

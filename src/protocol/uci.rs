@@ -2,8 +2,9 @@
 //! and files up to `l`. A command the engine cannot accept gets `info string <reason>` and
 //! changes nothing.
 
-use super::session::{self, clip, Adapter, Searches};
+use super::session::{self, clip, Adapter};
 use super::{Event, Output};
+use crate::engine::lifecycle::{SearchId, Searches};
 use crate::engine::Engine;
 use crate::notation::{move_text, parse_move, Dialect};
 use crate::search::{Clock, Info, Limits, Score, SearchResult};
@@ -154,7 +155,7 @@ impl Uci {
             "stop" => {
                 if self.searches.purpose().is_some() {
                     self.searches.set_purpose(Hold(false));
-                    self.engine.stop();
+                    self.searches.stop(&self.engine);
                     self.flush_result();
                 } else {
                     // A `go perft` runs on the engine without a search.
@@ -162,7 +163,7 @@ impl Uci {
                 }
             }
             "ponderhit" => {
-                self.engine.ponderhit();
+                self.searches.ponderhit(&self.engine);
                 if self.searches.purpose().is_some() {
                     self.searches.set_purpose(Hold(false));
                     self.flush_result();
@@ -379,7 +380,7 @@ impl Uci {
         let out = self.out.clone();
         let variant = self.engine.variant();
         self.searches
-            .start(&mut self.engine, limits, ponder, hold, move |info| {
+            .start(&mut self.engine, limits, ponder, hold, move |_, info| {
                 out.line(&info_line(variant, info))
             });
     }
@@ -454,7 +455,7 @@ impl Adapter for Uci {
         ));
     }
 
-    fn search_done(&mut self, id: u64) {
+    fn search_done(&mut self, id: SearchId) {
         if self.searches.is_current(id) {
             self.flush_result();
         }

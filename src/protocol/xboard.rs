@@ -2,10 +2,11 @@
 //! some as no-ops; anything else gets `Error (unknown command): X`, a bad move gets
 //! `Illegal move: X`, and neither changes the game.
 
-use super::session::{self, clip, Adapter, Searches};
+use super::session::{self, clip, Adapter};
 use super::xboard_variant as xv;
 use super::{Event, Output};
 use crate::core::{Color, Move, MoveList, Square};
+use crate::engine::lifecycle::Searches;
 use crate::engine::Engine;
 use crate::game::Game;
 use crate::notation::{move_text, parse_move, parse_square, Dialect};
@@ -783,7 +784,7 @@ impl Xboard {
         let last_info = Arc::clone(&self.last_info);
         *last_info.lock().unwrap_or_else(|e| e.into_inner()) = None;
         self.searches
-            .start(&mut self.engine, limits, false, purpose, move |info| {
+            .start(&mut self.engine, limits, false, purpose, move |_, info| {
                 // Stored first, so that a `.` right after the line sees this iteration.
                 *last_info.lock().unwrap_or_else(|e| e.into_inner()) = Some(info.clone());
                 if post && info.multipv == 1 {
