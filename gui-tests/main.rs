@@ -13,6 +13,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tungstenite::{Message, WebSocket};
 
+mod faults;
+
 /// Requests the hostile test sends.
 const HOSTILE_REQUESTS: usize = 10_000;
 /// Time the whole hostile test may take.
@@ -28,8 +30,21 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        let server = Server::start_with(&[]);
+        assert!(
+            server.host.starts_with("127.0.0.1:"),
+            "listens on loopback by default: {}",
+            server.host
+        );
+        server
+    }
+
+    /// `menagerie gui --no-open --port 0` with `args` added. `host` is where to connect: the
+    /// address printed, or 127.0.0.1 with its port where the server listens on every address.
+    fn start_with(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
             .args(["gui", "--no-open", "--port", "0"])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -45,12 +60,12 @@ impl Server {
         let host = url
             .trim_start_matches("http://")
             .trim_end_matches('/')
-            .to_string();
-        assert!(
-            host.starts_with("127.0.0.1:"),
-            "listens on loopback by default: {host}"
-        );
+            .replace("0.0.0.0:", "127.0.0.1:");
         Server { child, host }
+    }
+
+    fn port(&self) -> &str {
+        self.host.rsplit(':').next().unwrap()
     }
 
     fn url(&self) -> String {

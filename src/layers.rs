@@ -18,7 +18,8 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The floors from the ground up. `main.rs` stands above them all.
+/// The floors from the ground up. `main.rs`, which only parses arguments and calls `cli`, stands
+/// above them all.
 pub const FLOORS: &[&[&str]] = &[
     // Squares, bitboards, pieces and moves.
     &["core"],
@@ -42,6 +43,8 @@ pub const FLOORS: &[&[&str]] = &[
     &["protocol"],
     &["arena"],
     &["gui"],
+    // The subcommands `main.rs` calls.
+    &["cli"],
 ];
 
 /// The floor of a top-level module, `None` if the map does not place it.

@@ -9,6 +9,7 @@
 pub mod arena;
 pub mod bench;
 pub mod board;
+pub mod cli;
 pub mod core;
 pub mod engine;
 pub mod eval;

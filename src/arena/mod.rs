@@ -5,32 +5,25 @@
 pub mod config;
 pub mod pgn;
 pub mod player;
+mod referee;
 pub mod stats;
 
-use crate::board::Position;
 use crate::core::{Color, Move, MoveList};
-use crate::game::Game;
-use crate::notation::{move_text, parse_move, Dialect};
-use crate::protocol::xboard_variant::{self as xv, fen_to_cecp, parse_wire, Shown};
+use crate::protocol::xboard_variant::fen_to_cecp;
 use crate::third_party::{self, Policy, ThirdParty};
 use crate::variants::Variant;
-use config::{EngineSpec, Proto, TimeControl};
-use player::{Failure, Player, Request};
+use config::{EngineSpec, Proto};
+use player::Player;
 use stats::{Sprt, SprtDecision, Tally};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::channel;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::Mutex;
 
 /// The PGN comment of a third party's ply, which marks it.
 pub const THIRD_PARTY_NOTE: &str = "third party";
 /// A game longer than this many plies is drawn by adjudication.
 pub const MAX_PLIES: usize = 1000;
-/// Extra time for an engine with a fixed time or node count per move before it is late.
-const PER_MOVE_GRACE: Duration = Duration::from_secs(5);
-/// Time an engine with a node limit may take per move.
-const NODES_DEADLINE: Duration = Duration::from_secs(120);
 
 /// Pairing scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,308 +227,6 @@ fn protocol_variant(v: &dyn Variant, proto: Proto) -> &str {
     }
 }
 
-fn dialect(proto: Proto) -> Dialect {
-    match proto {
-        Proto::Uci => Dialect::Uci,
-        Proto::Xboard => Dialect::Cecp,
-    }
-}
-
-/// Plays one game. Never panics on engine misbehaviour: every failure ends the game with a
-/// result and a reason.
-fn play_game(config: &MatchConfig, job: &Job) -> GameRecord {
-    let v = config.variant;
-    let rules = v.rules();
-    let specs = [&config.engines[job.white], &config.engines[job.black]];
-    let mut record = GameRecord {
-        number: job.number,
-        round: job.round,
-        white: job.white,
-        black: job.black,
-        result: "*",
-        termination: "unterminated",
-        reason: String::new(),
-        fen: job.fen.clone(),
-        moves: Vec::new(),
-        crashed: None,
-    };
-    let start: Position = v
-        .parse_fen(&job.fen)
-        .expect("openings are checked when scheduled");
-    let mut game = Game::new(v, start);
-    let name = |c: Color| if c == Color::White { "White" } else { "Black" };
-    let lose =
-        |record: &mut GameRecord, loser: Color, termination: &'static str, reason: String| {
-            record.result = if loser == Color::White { "0-1" } else { "1-0" };
-            record.termination = termination;
-            record.reason = reason;
-        };
-    // Start both engines; one that cannot start loses.
-    let mut players: Vec<Player> = Vec::new();
-    for (i, spec) in specs.iter().enumerate() {
-        let color = if i == 0 { Color::White } else { Color::Black };
-        match Player::start(spec).and_then(|mut p| {
-            let fen = match spec.proto {
-                Proto::Uci => job.fen.clone(),
-                Proto::Xboard => fen_to_cecp(rules, &job.fen),
-            };
-            let standard = job.fen == rules.spec.start_fen;
-            p.new_game(protocol_variant(v, spec.proto), &fen, standard)
-                .map_err(|f| format!("engine {}: {f:?} while starting a game", spec.name))?;
-            Ok(p)
-        }) {
-            Ok(p) => players.push(p),
-            Err(e) => {
-                record.crashed = Some(if i == 0 { job.white } else { job.black });
-                lose(
-                    &mut record,
-                    color,
-                    "abandoned",
-                    format!("{} engine failed to start: {e}", name(color)),
-                );
-                return record;
-            }
-        }
-    }
-    let mut relay = Relay {
-        texts: [Vec::new(), Vec::new()],
-        shown: Shown::of(rules, game.position()),
-        protos: specs.map(|s| s.proto),
-    };
-    for &m in &job.opening {
-        record
-            .moves
-            .push((move_text(v, Dialect::Uci, m), Some("book".into())));
-        relay.play(&mut game, m, None);
-    }
-    let mut clocks = specs.map(|s| match s.tc {
-        Some(TimeControl::Clock { base, .. }) => base,
-        _ => Duration::ZERO,
-    });
-    let fens = [0, 1].map(|i| match specs[i].proto {
-        Proto::Uci => job.fen.clone(),
-        Proto::Xboard => fen_to_cecp(rules, &job.fen),
-    });
-    // Scores from White's point of view, per side, for adjudication.
-    let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
-    let mut moves_made = [0u32; 2];
-    loop {
-        if let Some(outcome) = game.outcome() {
-            record.result = outcome.pgn();
-            record.termination = "normal";
-            record.reason = outcome.describe();
-            break;
-        }
-        if game.moves().len() >= MAX_PLIES {
-            record.result = "1/2-1/2";
-            record.termination = "adjudication";
-            record.reason = format!("Draw by adjudication: {MAX_PLIES} plies");
-            break;
-        }
-        let mover = game.position().turn();
-        if mover == Color::Neutral {
-            // A third party's ply: the referee plays it and both engines are told.
-            let Some(m) = third_party_move(config, &game) else {
-                // No ply at all: the game ended on the last real ply (the outcome says so).
-                record.result = "*";
-                break;
-            };
-            record
-                .moves
-                .push((move_text(v, Dialect::Uci, m), Some(THIRD_PARTY_NOTE.into())));
-            relay.play(&mut game, m, None);
-            continue;
-        }
-        let side = if mover == Color::Black { 1 } else { 0 };
-        let spec = specs[side];
-        let tc = spec.tc.expect("every engine has a time control");
-        let budget = match tc {
-            TimeControl::Clock { .. } => clocks[side] + spec.time_margin,
-            TimeControl::PerMove(t) => t + spec.time_margin + PER_MOVE_GRACE,
-            TimeControl::Nodes(_) => NODES_DEADLINE,
-        };
-        let moves_to_go = match tc {
-            TimeControl::Clock { moves, .. } if moves > 0 => Some(moves - moves_made[side] % moves),
-            _ => None,
-        };
-        let started = Instant::now();
-        let req = Request {
-            fen: &fens[side],
-            moves: &relay.texts[side],
-            clocks: (clocks[side], clocks[1 - side]),
-            white: mover == Color::White,
-            moves_to_go,
-            deadline: started + budget,
-        };
-        let reply = players[side].go(&req);
-        let elapsed = started.elapsed();
-        let reply = match reply {
-            Ok(r) => r,
-            Err(Failure::Timeout) => {
-                lose(
-                    &mut record,
-                    mover,
-                    "time forfeit",
-                    format!("{} loses on time", name(mover)),
-                );
-                break;
-            }
-            Err(Failure::Disconnected | Failure::Unsupported(_)) => {
-                record.crashed = Some(if side == 0 { job.white } else { job.black });
-                lose(
-                    &mut record,
-                    mover,
-                    "abandoned",
-                    format!("{} disconnects", name(mover)),
-                );
-                break;
-            }
-        };
-        if let Some(claim) = &reply.claim {
-            score_claim(&mut record, mover, claim);
-            break;
-        }
-        if let TimeControl::Clock { moves, base, inc } = tc {
-            if elapsed > clocks[side] + spec.time_margin {
-                lose(
-                    &mut record,
-                    mover,
-                    "time forfeit",
-                    format!("{} loses on time", name(mover)),
-                );
-                break;
-            }
-            clocks[side] = clocks[side].saturating_sub(elapsed) + inc;
-            moves_made[side] += 1;
-            if moves > 0 && moves_made[side] % moves == 0 {
-                clocks[side] += base;
-            }
-        }
-        // CECP engines may send XBoard's own forms (a switch in place as two legs).
-        let parsed = match spec.proto {
-            Proto::Xboard => parse_wire(v, game.position(), &relay.shown, &reply.text),
-            _ => parse_move(v, game.position(), dialect(spec.proto), &reply.text),
-        };
-        let m = match parsed {
-            Ok(m) => m,
-            Err(_) => {
-                lose(
-                    &mut record,
-                    mover,
-                    "illegal move",
-                    format!("{} makes an illegal move: {}", name(mover), reply.text),
-                );
-                break;
-            }
-        };
-        let comment = match (reply.score, reply.depth) {
-            (Some(s), Some(d)) => format!(
-                "{}{:.2}/{d} {:.3}s",
-                if s >= 0 { "+" } else { "" },
-                s as f64 / 100.0,
-                elapsed.as_secs_f64()
-            ),
-            _ => format!("{:.3}s", elapsed.as_secs_f64()),
-        };
-        record
-            .moves
-            .push((move_text(v, Dialect::Uci, m), Some(comment)));
-        let own = (spec.proto == Proto::Xboard).then_some(reply.text.as_str());
-        relay.play(&mut game, m, own);
-        let white_view = reply
-            .score
-            .map(|s| if mover == Color::White { s } else { -s });
-        scores[side].push(white_view);
-        if let Some(r) = adjudicate(config, &scores, game.position().fullmove()) {
-            record.result = r.0;
-            record.termination = "adjudication";
-            record.reason = r.1;
-            break;
-        }
-    }
-    for p in players {
-        p.quit();
-    }
-    record
-}
-
-/// Scores a CECP engine's resignation or result claim as cutechess-cli does. The referee ends
-/// every game its rules end before the next move is asked for, so a claim made instead of a
-/// move is true only if it gives the game away: a resignation, or the claimant's own loss.
-/// Any other claim (a win or a draw the rules do not see) loses by adjudication.
-fn score_claim(record: &mut GameRecord, mover: Color, claim: &player::Claim) {
-    let name = |c: Color| if c == Color::White { "White" } else { "Black" };
-    let winner = mover.opponent();
-    let win_for = |c: Color| if c == Color::White { "1-0" } else { "0-1" };
-    match claim {
-        player::Claim::Resign => {
-            record.result = win_for(winner);
-            record.termination = "normal";
-            record.reason = format!("{} resigns", name(mover));
-        }
-        player::Claim::Result { result, comment } if *result == win_for(winner) => {
-            record.result = result;
-            record.termination = "normal";
-            record.reason = if comment.is_empty() {
-                format!("{} wins", name(winner))
-            } else {
-                comment.clone()
-            };
-        }
-        player::Claim::Result { result, comment } => {
-            record.result = win_for(winner);
-            record.termination = "adjudication";
-            record.reason = format!(
-                "{} wins by adjudication: Invalid result claim ({} claims {result}: {comment})",
-                name(winner),
-                name(mover)
-            );
-        }
-    }
-}
-
-/// The move texts each engine has been sent, and the board XBoard would show. Like XBoard, the
-/// referee relays a CECP engine's own text to a CECP opponent, and writes other moves as XBoard
-/// would send them from the board it shows.
-struct Relay {
-    texts: [Vec<String>; 2],
-    shown: Shown,
-    protos: [Proto; 2],
-}
-
-impl Relay {
-    /// Plays `m` in `game` and records its texts; `own` is the text a CECP engine sent for it.
-    fn play(&mut self, game: &mut Game, m: Move, own: Option<&str>) {
-        let v = game.variant();
-        let pos = game.position().clone();
-        let cecp = own.map_or_else(
-            || xv::wire_text(v, &pos, &self.shown, &game.legal_moves(), m),
-            str::to_string,
-        );
-        for (texts, proto) in self.texts.iter_mut().zip(self.protos) {
-            texts.push(match proto {
-                Proto::Uci => move_text(v, Dialect::Uci, m),
-                Proto::Xboard => cecp.clone(),
-            });
-        }
-        game.play(m);
-        // XBoard has no third party: its board does not show a third party's plies.
-        if pos.turn() != Color::Neutral {
-            self.shown = xv::view::advance(v.rules(), &pos, &self.shown, &cecp, game.position());
-        }
-    }
-}
-
-/// The ply of a third party (Chaos's Nature) whose turn comes up, by the match's policy
-/// (`engine::choose_third_party_ply`), so that it reproduces.
-fn third_party_move(config: &MatchConfig, game: &Game) -> Option<Move> {
-    let tp = ThirdParty {
-        seed: config.seed,
-        ..config.third_party
-    };
-    crate::engine::choose_third_party_ply(game.variant(), game.position(), &game.history(), &tp)
-}
-
 /// Adds to every engine's options, in a game with a third party, how the referee plays it
 /// (`third_party_options`), unless the user set them.
 pub fn tell_engines_third_party(config: &mut MatchConfig) {
@@ -563,46 +254,6 @@ pub fn third_party_options(config: &MatchConfig) -> Vec<(String, String)> {
         Policy::External => {}
     }
     out
-}
-
-/// The adjudicated result, if the engines' scores call for one.
-fn adjudicate(
-    config: &MatchConfig,
-    scores: &[Vec<Option<i32>>; 2],
-    fullmove: u16,
-) -> Option<(&'static str, String)> {
-    let last = |n: u32| -> Option<Vec<i32>> {
-        let mut all = Vec::new();
-        for s in scores {
-            if s.len() < n as usize {
-                return None;
-            }
-            for x in &s[s.len() - n as usize..] {
-                all.push((*x)?);
-            }
-        }
-        Some(all)
-    };
-    if let Some(d) = config.draw {
-        if fullmove as u32 >= d.movenumber {
-            if let Some(all) = last(d.movecount) {
-                if all.iter().all(|s| s.abs() <= d.score) {
-                    return Some(("1/2-1/2", "Draw by adjudication".into()));
-                }
-            }
-        }
-    }
-    if let Some(r) = config.resign {
-        if let Some(all) = last(r.movecount) {
-            if all.iter().all(|&s| s >= r.score) {
-                return Some(("1-0", "Black resigns (adjudication)".into()));
-            }
-            if all.iter().all(|&s| s <= -r.score) {
-                return Some(("0-1", "White resigns (adjudication)".into()));
-            }
-        }
-    }
-    None
 }
 
 /// The PGN of a finished game.
@@ -707,73 +358,85 @@ pub fn run(
     }
     let jobs = schedule(config)?;
     let total = jobs.len();
-    let queue = Arc::new(Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>()));
-    let stop = Arc::new(AtomicBool::new(false));
+    let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>());
+    let stop = AtomicBool::new(false);
     let (tx, rx) = channel();
-    let mut tallies = vec![Tally::default(); config.engines.len()];
-    let mut games = Vec::new();
-    let mut decision = None;
-    let mut stopped = None;
+    let mut report = MatchReport {
+        games: Vec::new(),
+        tallies: vec![Tally::default(); config.engines.len()],
+        sprt: None,
+        stopped: None,
+    };
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.clamp(1, total.max(1)) {
-            let queue = Arc::clone(&queue);
-            let stop = Arc::clone(&stop);
             let tx = tx.clone();
-            scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
-                let Some(job) = job else { return };
-                let record = play_game(config, &job);
-                if record.crashed.is_some() && !config.recover {
-                    // Before the next game is taken.
-                    stop.store(true, Ordering::Relaxed);
-                }
-                if tx.send(record).is_err() {
-                    return;
-                }
-            });
+            let (queue, stop) = (&queue, &stop);
+            scope.spawn(move || play_jobs(config, queue, stop, tx));
         }
         drop(tx);
         for record in rx.iter() {
-            let (w, b) = (record.white, record.black);
-            match record.result {
-                "1-0" => {
-                    tallies[w].wins += 1;
-                    tallies[b].losses += 1;
-                }
-                "0-1" => {
-                    tallies[b].wins += 1;
-                    tallies[w].losses += 1;
-                }
-                _ => {
-                    tallies[w].draws += 1;
-                    tallies[b].draws += 1;
-                }
-            }
-            on_game(&record, &tallies);
+            count(&mut report.tallies, &record);
+            on_game(&record, &report.tallies);
             if let (Some(e), false) = (record.crashed, config.recover) {
-                if stopped.is_none() {
-                    stopped = Some(format!(
+                if report.stopped.is_none() {
+                    report.stopped = Some(format!(
                         "engine {} failed in game {}; the match stops (--recover goes on)",
                         config.engines[e].name, record.number
                     ));
                 }
             }
-            games.push(record);
+            report.games.push(record);
             if let (Some(sprt), true) = (config.sprt, config.engines.len() == 2) {
-                if let Some(d) = sprt.decide(&tallies[0]) {
-                    decision = Some(d);
+                if let Some(d) = sprt.decide(&report.tallies[0]) {
+                    report.sprt = Some(d);
                     stop.store(true, Ordering::Relaxed);
                 }
             }
         }
     });
-    Ok(MatchReport {
-        games,
-        tallies,
-        sprt: decision,
-        stopped,
-    })
+    Ok(report)
+}
+
+/// One of the threads that play games: takes the next game from `queue` until it is empty or
+/// `stop` is set, and sends each record.
+fn play_jobs(
+    config: &MatchConfig,
+    queue: &Mutex<VecDeque<Job>>,
+    stop: &AtomicBool,
+    tx: Sender<GameRecord>,
+) {
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+        let Some(job) = job else { return };
+        let record = referee::play_game(config, &job);
+        if record.crashed.is_some() && !config.recover {
+            // Before the next game is taken.
+            stop.store(true, Ordering::Relaxed);
+        }
+        if tx.send(record).is_err() {
+            return;
+        }
+    }
+}
+
+/// Adds a finished game to both engines' tallies.
+fn count(tallies: &mut [Tally], record: &GameRecord) {
+    let (w, b) = (record.white, record.black);
+    match record.result {
+        "1-0" => {
+            tallies[w].wins += 1;
+            tallies[b].losses += 1;
+        }
+        "0-1" => {
+            tallies[b].wins += 1;
+            tallies[w].losses += 1;
+        }
+        _ => {
+            tallies[w].draws += 1;
+            tallies[b].draws += 1;
+        }
+    }
 }

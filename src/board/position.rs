@@ -49,6 +49,28 @@ pub enum PositionError {
         partner: &'static str,
         partner_from: Square,
     },
+    /// A king in a player's reserve, where only captured pieces go: kings are never captured.
+    KingInReserve { color: Color, king: &'static str },
+    /// A neutral piece of a kind the third party does not have, on `square` or (`None`) in its
+    /// reserve; `owner` names the third party, `kinds` the kinds it has.
+    NeutralKind {
+        owner: &'static str,
+        piece: &'static str,
+        square: Option<Square>,
+        kinds: &'static str,
+    },
+    /// More pieces of a kind than a player ever has; `pieces` names them in the plural.
+    PieceCount {
+        color: Color,
+        pieces: &'static str,
+        found: u32,
+        most: u32,
+    },
+    /// A part of the board that is never empty is empty; `why` says what refills it.
+    EmptyArea {
+        area: &'static str,
+        why: &'static str,
+    },
     /// A variant-specific reason.
     Variant(String),
 }
@@ -77,6 +99,32 @@ impl fmt::Display for PositionError {
                 f,
                 "castling right '{right}' needs a {king} on {king_from} and a {partner} on {partner_from}"
             ),
+            PositionError::KingInReserve { color, king } => write!(
+                f,
+                "{} has a {king} in reserve, which holds only captured pieces, and a {king} is never captured",
+                color.name()
+            ),
+            PositionError::NeutralKind {
+                owner,
+                piece,
+                square,
+                kinds,
+            } => {
+                match square {
+                    Some(sq) => write!(f, "{owner} has a {piece} on {sq}")?,
+                    None => write!(f, "{owner} has a {piece} in reserve")?,
+                }
+                write!(f, ", and {owner}'s pieces are only {kinds}")
+            }
+            PositionError::PieceCount {
+                color,
+                pieces,
+                found,
+                most,
+            } => write!(f, "{} has {found} {pieces}, at most {most}", color.name()),
+            PositionError::EmptyArea { area, why } => {
+                write!(f, "the {area} is empty, which it never is: {why}")
+            }
             PositionError::Variant(s) => write!(f, "{s}"),
         }
     }

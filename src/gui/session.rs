@@ -428,7 +428,15 @@ impl Session {
             self.engine.options.threads = (t as usize).max(1);
         }
         if let Some(h) = s.hash {
-            self.engine.options.hash_mb = (h as usize).max(1);
+            let h = (h as usize).max(1);
+            if self.engine.searching() {
+                // The running search keeps its table; the next one gets the new size.
+                self.engine.options.hash_mb = h;
+            } else {
+                // Made now, so the games' shared cap counts the memory really held; a size the
+                // machine cannot give leaves the table as it was (the state says its size).
+                let _ = self.engine.set_hash(h);
+            }
         }
         if let Some(control) = s.clock {
             self.clocks = Clocks::new(control);

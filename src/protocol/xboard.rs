@@ -145,6 +145,66 @@ fn parse_centis(text: &str) -> Option<Duration> {
         .map(|cs| Duration::from_millis(cs.max(0) as u64 * 10))
 }
 
+/// What handles a command: the adapter and the text after the command word.
+type Handler = fn(&mut Xboard, &str);
+
+/// Every command of CECP v2 (and `d`) with the function that handles it. `quit` ends the loop;
+/// a line that names none of these is a move or an unknown command (`Xboard::move_or_unknown`).
+const COMMANDS: &[(&str, Handler)] = &[
+    ("", Xboard::ignore),
+    ("xboard", Xboard::ignore),
+    ("accepted", Xboard::ignore),
+    ("rejected", Xboard::ignore),
+    ("random", Xboard::ignore),
+    ("computer", Xboard::ignore),
+    ("name", Xboard::ignore),
+    ("rating", Xboard::ignore),
+    ("ics", Xboard::ignore),
+    ("setscore", Xboard::ignore),
+    ("draw", Xboard::ignore),
+    ("pause", Xboard::ignore),
+    ("resume", Xboard::ignore),
+    ("hard", Xboard::hard),
+    ("easy", Xboard::easy),
+    ("protover", |x, _| x.features()),
+    ("new", Xboard::new_game),
+    ("variant", Xboard::variant),
+    ("setboard", Xboard::setboard),
+    ("force", Xboard::force),
+    ("go", Xboard::go),
+    ("playother", Xboard::playother),
+    ("white", Xboard::white),
+    ("black", Xboard::black),
+    ("level", Xboard::level),
+    ("st", Xboard::st),
+    ("sd", Xboard::sd),
+    ("nps", Xboard::nps),
+    ("time", Xboard::time),
+    ("otim", Xboard::otim),
+    ("usermove", Xboard::usermove),
+    ("?", Xboard::move_now),
+    ("ping", Xboard::ping),
+    ("result", Xboard::result),
+    ("undo", |x, _| x.take_back(1)),
+    ("remove", |x, _| x.take_back(2)),
+    ("hint", Xboard::hint),
+    ("bk", Xboard::bk),
+    ("post", |x, _| x.post = true),
+    ("nopost", |x, _| x.post = false),
+    ("analyze", Xboard::analyze),
+    ("exit", Xboard::exit),
+    (".", |x, _| x.stat01()),
+    ("exclude", |x, arg| x.exclude_include(true, arg)),
+    ("include", |x, arg| x.exclude_include(false, arg)),
+    ("memory", Xboard::memory),
+    ("cores", Xboard::cores),
+    ("option", Xboard::option),
+    ("d", Xboard::show_position),
+    ("lift", Xboard::lift),
+    ("put", Xboard::put),
+    ("hover", Xboard::hover),
+];
+
 impl Xboard {
     /// A new adapter; `xboard` was the first command.
     pub fn new(out: Output, tx: Sender<Event>) -> Xboard {
@@ -182,6 +242,7 @@ impl Xboard {
         self.out.line(text);
     }
 
+    /// `protover`: the features, variants and options the engine offers.
     fn features(&self) {
         let mut names: Vec<&str> = Vec::new();
         for v in variants::all() {
@@ -244,192 +305,244 @@ impl Xboard {
         let (cmd, arg) = line
             .split_once(char::is_whitespace)
             .map_or((line, ""), |(c, a)| (c, a.trim()));
-        match cmd {
-            "" => {}
-            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "setscore" | "draw" | "pause" | "resume" => {}
-            "hard" => self.ponder = true,
-            "easy" => {
-                self.ponder = false;
-                if self.searches.purpose() == Some(Purpose::Ponder) {
-                    self.abandon_search();
-                }
-            }
-            "protover" => self.features(),
-            "new" => {
-                self.abandon_search();
-                let _ = self.engine.set_variant("chess");
-                self.reset_game_state();
-                self.engine_side = Color::Black;
-                self.sd = None;
-                self.st = None;
-            }
-            "variant" => {
-                // Checked first: a refused name leaves a running search alone.
-                match variants::by_name(arg) {
-                    Ok(_) => {
-                        self.abandon_search();
-                        let _ = self.engine.set_variant(arg);
-                        self.reset_game_state();
-                        let rules = self.engine.variant().rules();
-                        if rules.spec.xboard_builtin.is_none() {
-                            for l in xv::definition(rules) {
-                                self.say(&l);
-                            }
-                        }
-                    }
-                    Err(e) => self.say(&format!("Error (unsupported variant): {arg} ({e})")),
-                }
-            }
-            "setboard" => {
-                // Set first: a refused FEN leaves a running search (analysis) alone.
-                let fen = xv::fen_from_cecp(self.engine.variant().rules(), arg);
-                match self.engine.set_position(Some(&fen), &[], Dialect::Cecp) {
-                    Ok(()) => {
-                        self.abandon_search();
-                        self.game_over = false;
-                        self.applied.clear();
-                        self.own_third_party = false;
-                        self.forget_position();
-                        self.restart_analysis();
-                    }
-                    Err(e) => self.say(&format!("tellusererror Illegal position: {e}")),
-                }
-            }
-            "force" => {
-                self.abandon_search();
-                self.force = true;
-            }
-            "go" => {
-                self.force = false;
-                // On a third party's turn the engine plays it, then the player after it.
-                if !self.analyzing {
-                    self.play_third_party();
-                }
-                self.engine_side = self.turn();
-                self.think_if_our_turn();
-            }
-            "playother" => {
-                self.force = false;
-                self.engine_side = self.turn().opponent();
-            }
-            "white" => {
-                self.engine_side = Color::Black;
-            }
-            "black" => {
-                self.engine_side = Color::White;
-            }
-            "level" => self.level(arg),
-            "st" => match parse_seconds(arg) {
-                Some(d) => self.st = Some(d),
-                None => self.say(&format!("Error (bad number): st {arg}")),
-            },
-            "sd" => match arg.parse::<u32>() {
-                Ok(d) if d > 0 => self.sd = Some(d),
-                _ => self.say(&format!("Error (bad number): sd {arg}")),
-            },
-            "nps" => match arg.parse::<u64>() {
-                Ok(0) => self.nps = None,
-                Ok(n) => self.nps = Some(n),
-                Err(_) => self.say(&format!("Error (bad number): nps {arg}")),
-            },
-            "time" => match parse_centis(arg) {
-                Some(d) => self.my_time = Some(d),
-                None => self.say(&format!("Error (bad number): time {arg}")),
-            },
-            "otim" => {
-                if parse_centis(arg).is_none() {
-                    self.say(&format!("Error (bad number): otim {arg}"));
-                }
-            }
-            "usermove" => self.usermove(arg),
-            "?" => {
-                if self.searches.purpose() == Some(Purpose::Move) {
-                    self.engine.stop();
-                }
-            }
-            "ping" => {
-                let pong = format!("pong {arg}");
-                if self.searches.purpose() == Some(Purpose::Move) {
-                    self.pending_pongs.push(pong);
-                } else {
-                    self.say(&pong);
-                }
-            }
-            "result" => {
-                self.abandon_search();
-                self.game_over = true;
-                self.force = true;
-            }
-            "undo" => self.take_back(1),
-            "remove" => self.take_back(2),
-            "hint" => {
-                if let Some(m) = self.hint.filter(|_| {
-                    self.engine
-                        .game()
-                        .legal_moves()
-                        .contains(self.hint.unwrap_or(Move::NULL))
-                }) {
-                    self.say(&format!(
-                        "Hint: {}",
-                        move_text(self.engine.variant(), Dialect::Cecp, m)
-                    ));
-                }
-            }
-            "bk" => {
-                self.say(" Menagerie has no opening book.");
-                self.say("");
-            }
-            "post" => self.post = true,
-            "nopost" => self.post = false,
-            "analyze" => {
-                self.abandon_search();
-                self.analyzing = true;
-                self.restart_analysis();
-            }
-            "exit" => {
-                if self.analyzing {
-                    self.abandon_search();
-                    self.analyzing = false;
-                }
-            }
-            "." => self.stat01(),
-            "exclude" | "include" => self.exclude_include(cmd == "exclude", arg),
-            "memory" => self.memory(arg),
-            "cores" => match arg.parse::<usize>() {
-                Ok(n) if (1..=MAX_CORES).contains(&n) => self.engine.options.threads = n,
-                _ => self.say(&format!("Error (bad number): cores {arg}")),
-            },
-            "option" => self.option(arg),
-            // Not CECP: the position for people and test harnesses, as a comment line that
-            // XBoard ignores (`debug=1`).
-            "d" => {
-                let v = self.engine.variant();
-                let fen = v.fen(self.engine.game().position());
-                self.say(&format!("# variant {} fen {fen}", v.name()));
-            }
-            "lift" => self.lift(arg),
-            "put" => self.put(arg),
-            "hover" => self.hover(arg),
-            "quit" => return false,
-            _ => {
-                // Moves without `usermove` are accepted too.
-                if parse_move(
-                    self.engine.variant(),
-                    self.engine.game().position(),
-                    Dialect::Cecp,
-                    cmd,
-                )
-                .is_ok()
-                    && arg.is_empty()
-                {
-                    self.usermove(cmd);
-                } else {
-                    self.say(&format!("Error (unknown command): {}", clip(line)));
-                }
-            }
+        if cmd == "quit" {
+            return false;
+        }
+        match COMMANDS.iter().find(|(name, _)| *name == cmd) {
+            Some((_, run)) => run(self, arg),
+            None => self.move_or_unknown(cmd, arg, line),
         }
         true
+    }
+
+    /// A line that names no command: a move without `usermove`, or else an unknown command.
+    fn move_or_unknown(&mut self, cmd: &str, arg: &str, line: &str) {
+        if parse_move(
+            self.engine.variant(),
+            self.engine.game().position(),
+            Dialect::Cecp,
+            cmd,
+        )
+        .is_ok()
+            && arg.is_empty()
+        {
+            self.usermove(cmd);
+        } else {
+            self.say(&format!("Error (unknown command): {}", clip(line)));
+        }
+    }
+
+    /// Commands that change nothing here.
+    fn ignore(&mut self, _arg: &str) {}
+
+    /// `hard`: think on the opponent's time.
+    fn hard(&mut self, _arg: &str) {
+        self.ponder = true;
+    }
+
+    /// `easy`: no more thinking on the opponent's time; a ponder search running stops.
+    fn easy(&mut self, _arg: &str) {
+        self.ponder = false;
+        if self.searches.purpose() == Some(Purpose::Ponder) {
+            self.abandon_search();
+        }
+    }
+
+    /// `new`: a game of chess from its start, the engine playing Black, no depth or time per
+    /// move.
+    fn new_game(&mut self, _arg: &str) {
+        self.abandon_search();
+        let _ = self.engine.set_variant("chess");
+        self.reset_game_state();
+        self.engine_side = Color::Black;
+        self.sd = None;
+        self.st = None;
+    }
+
+    /// `variant NAME`: a game of NAME from its start, with XBoard's definition of a game it does
+    /// not know.
+    fn variant(&mut self, arg: &str) {
+        // Checked first: a refused name leaves a running search alone.
+        match variants::by_name(arg) {
+            Ok(_) => {
+                self.abandon_search();
+                let _ = self.engine.set_variant(arg);
+                self.reset_game_state();
+                let rules = self.engine.variant().rules();
+                if rules.spec.xboard_builtin.is_none() {
+                    for l in xv::definition(rules) {
+                        self.say(&l);
+                    }
+                }
+            }
+            Err(e) => self.say(&format!("Error (unsupported variant): {arg} ({e})")),
+        }
+    }
+
+    /// `setboard FEN`: the game starts again from FEN.
+    fn setboard(&mut self, arg: &str) {
+        // Set first: a refused FEN leaves a running search (analysis) alone.
+        let fen = xv::fen_from_cecp(self.engine.variant().rules(), arg);
+        match self.engine.set_position(Some(&fen), &[], Dialect::Cecp) {
+            Ok(()) => {
+                self.abandon_search();
+                self.game_over = false;
+                self.applied.clear();
+                self.own_third_party = false;
+                self.forget_position();
+                self.restart_analysis();
+            }
+            Err(e) => self.say(&format!("tellusererror Illegal position: {e}")),
+        }
+    }
+
+    /// `force`: the engine plays neither side.
+    fn force(&mut self, _arg: &str) {
+        self.abandon_search();
+        self.force = true;
+    }
+
+    /// `go`: the engine plays the side to move, and thinks.
+    fn go(&mut self, _arg: &str) {
+        self.force = false;
+        // On a third party's turn the engine plays it, then the player after it.
+        if !self.analyzing {
+            self.play_third_party();
+        }
+        self.engine_side = self.turn();
+        self.think_if_our_turn();
+    }
+
+    /// `playother`: the engine plays the side not to move.
+    fn playother(&mut self, _arg: &str) {
+        self.force = false;
+        self.engine_side = self.turn().opponent();
+    }
+
+    /// `white`: the engine plays Black (protocol version 1's meaning).
+    fn white(&mut self, _arg: &str) {
+        self.engine_side = Color::Black;
+    }
+
+    /// `black`: the engine plays White.
+    fn black(&mut self, _arg: &str) {
+        self.engine_side = Color::White;
+    }
+
+    /// `st SECONDS`: a fixed time per move.
+    fn st(&mut self, arg: &str) {
+        match parse_seconds(arg) {
+            Some(d) => self.st = Some(d),
+            None => self.say(&format!("Error (bad number): st {arg}")),
+        }
+    }
+
+    /// `sd DEPTH`: a depth limit.
+    fn sd(&mut self, arg: &str) {
+        match arg.parse::<u32>() {
+            Ok(d) if d > 0 => self.sd = Some(d),
+            _ => self.say(&format!("Error (bad number): sd {arg}")),
+        }
+    }
+
+    /// `nps RATE`: time counted in nodes (0: in time again).
+    fn nps(&mut self, arg: &str) {
+        match arg.parse::<u64>() {
+            Ok(0) => self.nps = None,
+            Ok(n) => self.nps = Some(n),
+            Err(_) => self.say(&format!("Error (bad number): nps {arg}")),
+        }
+    }
+
+    /// `time CENTISECONDS`: the engine's clock.
+    fn time(&mut self, arg: &str) {
+        match parse_centis(arg) {
+            Some(d) => self.my_time = Some(d),
+            None => self.say(&format!("Error (bad number): time {arg}")),
+        }
+    }
+
+    /// `otim CENTISECONDS`: the opponent's clock, checked and not used.
+    fn otim(&mut self, arg: &str) {
+        if parse_centis(arg).is_none() {
+            self.say(&format!("Error (bad number): otim {arg}"));
+        }
+    }
+
+    /// `?`: play the move now.
+    fn move_now(&mut self, _arg: &str) {
+        if self.searches.purpose() == Some(Purpose::Move) {
+            self.engine.stop();
+        }
+    }
+
+    /// `ping N`: `pong N`, after the move being thought about.
+    fn ping(&mut self, arg: &str) {
+        let pong = format!("pong {arg}");
+        if self.searches.purpose() == Some(Purpose::Move) {
+            self.pending_pongs.push(pong);
+        } else {
+            self.say(&pong);
+        }
+    }
+
+    /// `result`: the game is over; the engine stops and plays neither side.
+    fn result(&mut self, _arg: &str) {
+        self.abandon_search();
+        self.game_over = true;
+        self.force = true;
+    }
+
+    /// `hint`: the move the last search expected, if it is legal now.
+    fn hint(&mut self, _arg: &str) {
+        if let Some(m) = self.hint.filter(|_| {
+            self.engine
+                .game()
+                .legal_moves()
+                .contains(self.hint.unwrap_or(Move::NULL))
+        }) {
+            self.say(&format!(
+                "Hint: {}",
+                move_text(self.engine.variant(), Dialect::Cecp, m)
+            ));
+        }
+    }
+
+    /// `bk`: the book's moves, of which there are none.
+    fn bk(&mut self, _arg: &str) {
+        self.say(" Menagerie has no opening book.");
+        self.say("");
+    }
+
+    /// `analyze`: search the position until told otherwise, showing each line.
+    fn analyze(&mut self, _arg: &str) {
+        self.abandon_search();
+        self.analyzing = true;
+        self.restart_analysis();
+    }
+
+    /// `exit`: leave analysis.
+    fn exit(&mut self, _arg: &str) {
+        if self.analyzing {
+            self.abandon_search();
+            self.analyzing = false;
+        }
+    }
+
+    /// `cores N`: search threads.
+    fn cores(&mut self, arg: &str) {
+        match arg.parse::<usize>() {
+            Ok(n) if (1..=MAX_CORES).contains(&n) => self.engine.options.threads = n,
+            _ => self.say(&format!("Error (bad number): cores {arg}")),
+        }
+    }
+
+    /// `d` (not CECP): the position for people and test harnesses, as a comment line that
+    /// XBoard ignores (`debug=1`).
+    fn show_position(&mut self, _arg: &str) {
+        let v = self.engine.variant();
+        let fen = v.fen(self.engine.game().position());
+        self.say(&format!("# variant {} fen {fen}", v.name()));
     }
 
     fn turn(&self) -> Color {
@@ -455,6 +568,7 @@ impl Xboard {
         *self.last_info.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
+    /// `level MPS BASE INC`: a clock of MPS moves (0: the whole game) in BASE, plus INC a move.
     fn level(&mut self, arg: &str) {
         let parts: Vec<&str> = arg.split_whitespace().collect();
         let parsed = (|| {
@@ -502,6 +616,7 @@ impl Xboard {
         }
     }
 
+    /// `option NAME=VALUE`: one of the options `protover` offered.
     fn option(&mut self, arg: &str) {
         let (name, text) = arg.split_once('=').unwrap_or((arg, ""));
         if let Some(r) = self.engine.set_third_party_option(name, text) {
@@ -522,6 +637,8 @@ impl Xboard {
         }
     }
 
+    /// `usermove MOVE`: the opponent's move, then the engine's turn or the analysis of the
+    /// new position.
     fn usermove(&mut self, text: &str) {
         let v = self.engine.variant();
         // A refused move changes nothing: not even the third party's ply played before it.
@@ -948,6 +1065,8 @@ impl Xboard {
         shown
     }
 
+    /// `lift SQUARE`: the user picked up a piece (or goes on with a move); the `highlight` of
+    /// where it goes.
     fn lift(&mut self, arg: &str) {
         let Some(sq) = self.square(arg) else {
             return self.say(&format!("Error (bad square): lift {arg}"));
@@ -970,6 +1089,8 @@ impl Xboard {
         self.say(&line);
     }
 
+    /// `put SQUARE`: the piece dropped on SQUARE ends a leg of a longer move, or asks for the
+    /// `choice` of a letter.
     fn put(&mut self, arg: &str) {
         let Some(sq) = self.square(arg) else {
             return;
@@ -994,6 +1115,7 @@ impl Xboard {
         }
     }
 
+    /// `hover SQUARE`: the `highlight` of the side effects of the moves ending on SQUARE.
     fn hover(&mut self, arg: &str) {
         let Some(sq) = self.square(arg) else {
             return;
@@ -1035,5 +1157,22 @@ impl Adapter for Xboard {
 
     fn shutdown(&mut self) {
         self.engine.stop_and_wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::COMMANDS;
+
+    /// A name listed twice would leave its second handler unreachable.
+    #[test]
+    fn each_command_is_listed_once() {
+        for (i, (name, _)) in COMMANDS.iter().enumerate() {
+            assert!(
+                COMMANDS[..i].iter().all(|(other, _)| other != name),
+                "{name:?} is listed twice"
+            );
+            assert_ne!(*name, "quit", "quit is handled before the table");
+        }
     }
 }

@@ -250,7 +250,9 @@ impl Hooks for Chaos {
                 let ply = 2 * pos.fullmove().saturating_sub(1) + u16::from(next == Color::Black);
                 pos.set_ply(ply);
             }
-            (Color::Neutral, None) => return Err(FenError::BadTurn("n".into())),
+            (Color::Neutral, None) => {
+                return Err(FenError::NeutralTurnNeedsField { forms: "5w or 5b" })
+            }
             (_, None) => pos.set_turn_state(0),
             (_, Some(t)) => {
                 let c: u8 = t.parse().map_err(|_| bad())?;
@@ -408,6 +410,7 @@ impl Hooks for Chaos {
     /// The FIDE checks; on Nature's turn, the player who moved last may not be in check by the
     /// other player (Nature may attack him).
     fn validate(&self, pos: &Position) -> Result<(), PositionError> {
+        nature::check_pieces(&self.rules, pos)?;
         movegen::validate_basic(self, pos)?;
         let last = next_player(pos).opponent();
         if pos.turn() == Color::Neutral && self.attacked_by_enemy(pos, last, Method::Fast) {

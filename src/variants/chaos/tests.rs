@@ -103,3 +103,67 @@ fn the_search_avoids_a_binding_nature_check() {
         Some(Outcome::Draw { .. })
     ));
 }
+
+/// Positions no game reaches are refused with their reason: a King in a reserve (only Nature's
+/// captures fill one, and kings are never captured: RULINGS §5.4 item 6, §11 item 6), and a
+/// Nature King or Pawn on the board or in the pool (§5.2, §11 item 12). Nature's turn without
+/// the seventh field says what is missing.
+#[test]
+fn impossible_positions_are_refused() {
+    use crate::board::{FenError, PositionError};
+    let v = chaos();
+    let refused = |fen: &str| v.parse_fen(fen).expect_err(fen);
+    // Each of these was accepted; with `[K]`, `K@e1` then put a second White King on the board.
+    assert_eq!(
+        refused("4k3/8/8/8/8/8/8/3K4[K] w - - 0 1 0"),
+        FenError::Position(PositionError::KingInReserve {
+            color: Color::White,
+            king: "king"
+        })
+    );
+    assert_eq!(
+        refused("4k3/8/8/8/8/8/8/3K4[k] w - - 0 1 0"),
+        FenError::Position(PositionError::KingInReserve {
+            color: Color::Black,
+            king: "king"
+        })
+    );
+    let nature = |piece, square: Option<&str>| {
+        FenError::Position(PositionError::NeutralKind {
+            owner: "Nature",
+            piece,
+            square: square.map(|s| Square::parse(s).unwrap()),
+            kinds: "queens, rooks, bishops and knights",
+        })
+    };
+    assert_eq!(
+        refused("4k3/8/8/8/8/8/8/3K4[_K] w - - 0 1 0"),
+        nature("king", None)
+    );
+    assert_eq!(
+        refused("4k3/8/8/8/8/8/8/3K4[_P] w - - 0 1 0"),
+        nature("pawn", None)
+    );
+    assert_eq!(
+        refused("4k3/8/8/3_K4/8/8/8/3K4 w - - 0 1 0"),
+        nature("king", Some("d5"))
+    );
+    assert_eq!(
+        refused("4k3/8/8/3_P4/8/8/8/3K4 w - - 0 1 0"),
+        nature("pawn", Some("d5"))
+    );
+    assert_eq!(
+        refused("4k3/8/8/8/8/8/8/3K4[_Q] n - - 0 1").to_string(),
+        "FEN side to move is 'n', the third party, which needs the seventh field (5w or 5b) to say \
+         who moves after it"
+    );
+    // What play does reach is still read: returned pawns and pieces of both players, Nature's
+    // four kinds on the board and in its pool, Nature to move with the field.
+    for fen in [
+        "4k3/8/8/8/8/8/8/3K4[QPqp_Q_R] w - - 0 1 0",
+        "4k3/8/2_N5/3_B4/8/8/8/3K4[Rb_Q_R] b - - 0 1 3",
+        "4k3/8/8/8/8/8/8/3K4[_Q] n - - 0 1 5w",
+    ] {
+        v.parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    }
+}
