@@ -48,7 +48,7 @@ impl Worker<'_> {
         let evasions = in_check && self.quiesce_quiet < QUIESCE_EVASIONS;
         if in_check {
             variant.legal_moves_checked(pos, true, &mut moves);
-            if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
+            if let Some(outcome) = variant.rulings().outcome(pos, moves.len(), &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
         }
@@ -57,7 +57,7 @@ impl Worker<'_> {
         } else {
             // Not in check, the side to move is taken to have a move (stalemate is left to the
             // full-width search); the other game ends still count.
-            if let Some(outcome) = variant.outcome(pos, 1, &[]) {
+            if let Some(outcome) = variant.rulings().outcome(pos, 1, &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
             stand_pat = self.static_eval(pos);
@@ -117,7 +117,7 @@ impl Worker<'_> {
             _ => moves.iter().copied().find(|m| m.kind() == MoveKind::Pass),
         };
         let Some(m) = m else {
-            return match variant.outcome(pos, moves.len(), &[]) {
+            return match variant.rulings().outcome(pos, moves.len(), &[]) {
                 Some(o) => self.outcome_score(o, pos, ply),
                 None => self.static_eval(pos),
             };
