@@ -4,6 +4,7 @@
 
 mod bench;
 mod bookgen;
+mod cutechess;
 mod match_config;
 mod match_run;
 mod perft;
@@ -11,6 +12,7 @@ mod pgn_check;
 
 pub use bench::bench;
 pub use bookgen::{bookgen, BookgenArgs};
+pub use cutechess::translate as cutechess_args;
 pub use match_config::{match_config, MatchArgs};
 pub use match_run::run_match;
 pub use perft::{perft, MAX_PERFT_DEPTH};
