@@ -66,6 +66,9 @@ pub struct Opening {
     pub movers: Vec<Color>,
     /// The short search's score, side to move's view.
     pub score: i32,
+    /// The position's hash, which ignores the move counters: two openings that differ only
+    /// in those are the same position.
+    pub key: u64,
 }
 
 /// `menagerie bookgen`: writes the EPD and PGN and prints a summary line.
@@ -141,7 +144,7 @@ pub fn generate(variant: &'static dyn Variant, a: &BookgenArgs) -> (Vec<Opening>
         let Some(o) = candidate(variant, a, &mut rng) else {
             continue;
         };
-        if seen.insert(o.fen.clone()) {
+        if seen.insert(o.key) {
             book.push(o);
         }
     }
@@ -232,6 +235,7 @@ fn candidate(
         moves: game.moves().to_vec(),
         movers,
         score,
+        key: game.position().hash(),
     })
 }
 
