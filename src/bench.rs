@@ -102,7 +102,7 @@ mod tests {
         let mut tt = TranspositionTable::new(HASH_MB);
         for run in 0..runs {
             for v in variants::all() {
-                let depth = v.bench_depth();
+                let depth = v.bench().depth;
                 for fen in positions(*v) {
                     let pos = v.parse_fen(&fen).unwrap();
                     let limits = Limits {

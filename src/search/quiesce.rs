@@ -65,7 +65,7 @@ impl Worker<'_> {
                 return stand_pat;
             }
             if in_check {
-                moves.retain(|m| variant.is_noisy(pos, m));
+                moves.retain(|m| variant.rulings().is_noisy(pos, m));
             } else {
                 variant.noisy_moves(pos, false, &mut moves);
             }
@@ -77,7 +77,7 @@ impl Worker<'_> {
             if !evasions && self.quiesce_skips(pos, m, stand_pat, alpha) {
                 continue;
             }
-            let quiet = evasions && !variant.is_noisy(pos, m);
+            let quiet = evasions && !variant.rulings().is_noisy(pos, m);
             let child = variant.play(pos, m);
             let check = variant.in_check(&child);
             let score = self.quiesce_child(pos, &child, ply, alpha, beta, check, quiet);
