@@ -386,14 +386,6 @@ impl Hooks for Chaos {
         }
     }
 
-    // ---- Text ----
-
-    /// XBoard shows no holdings on this board and refuses a drop: a reintroduction is not
-    /// carried (the engine plays one under CECP only when it has no other move).
-    fn xboard_carries(&self, pos: &Position, m: Move) -> bool {
-        pos.turn() == Color::Neutral || m.kind() != MoveKind::Drop
-    }
-
     // ---- Search ----
 
     /// A player's reserve is worth most of its pieces' value (each costs a move to bring back).
