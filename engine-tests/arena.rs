@@ -420,3 +420,294 @@ fn pgn_check_names_the_dialect_a_file_needs() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// A file in the temporary directory with `text`, for a test's openings.
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let p = temp_pgn(name).with_extension(name.rsplit('.').next().unwrap_or("txt"));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Two openings in SAN, as a person writes them.
+const TWO_OPENINGS: &str =
+    "[Event \"Ruy Lopez\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n\
+[Event \"QGD\"]\n[Result \"*\"]\n\n1.d4 d5 2.c4 e6 3.Nc3 Nf6 *\n";
+
+/// The coordinate moves marked `{book}` in a game of the runner's PGN.
+fn book_moves(text: &str, game: usize) -> Vec<String> {
+    let g = text
+        .split("[Event ")
+        .filter(|s| !s.is_empty())
+        .nth(game)
+        .unwrap();
+    let body = g.split("\n\n").nth(1).unwrap();
+    let words: Vec<&str> = body.split_whitespace().collect();
+    words
+        .windows(2)
+        .filter(|w| w[1] == "{book}")
+        .map(|w| w[0].to_string())
+        .collect()
+}
+
+/// Issue 25: the match written as for cutechess-cli, with single dashes: openings from a PGN in
+/// SAN cut at plies=4, pairs by -repeat with pentanomial statistics and the SPRT, -epdout and
+/// -ratinginterval; without -repeat each game has an opening of its own and the statistics are
+/// trinomial.
+#[test]
+fn a_cutechess_command_line_plays_pairs() {
+    let book = temp_file("two.pgn", TWO_OPENINGS);
+    let pgn_path = temp_pgn("cutechess");
+    let epd_path = pgn_path.with_extension("epd");
+    let _ = std::fs::remove_file(&epd_path);
+    let ours = format!("cmd={BIN}");
+    let common = [
+        "match",
+        "-variant",
+        "standard",
+        "-engine",
+        &ours,
+        "name=A",
+        "-engine",
+        &ours,
+        "name=B",
+        "-each",
+        "nodes=2000",
+        "restart=on",
+        "-games",
+        "2",
+        "-maxmoves",
+        "12",
+        "-sprt",
+        "elo0=0",
+        "elo1=10",
+        "alpha=0.05",
+        "beta=0.05",
+        "-srand",
+        "3",
+    ];
+    let with_book = format!("file={}", book.display());
+    let pgn_arg = pgn_path.display().to_string();
+    let epd_arg = epd_path.display().to_string();
+    let mut args: Vec<&str> = common.to_vec();
+    args.extend([
+        "-openings",
+        &with_book,
+        "format=pgn",
+        "order=sequential",
+        "plies=4",
+        "-repeat",
+        "-pgnout",
+        &pgn_arg,
+        "-epdout",
+        &epd_arg,
+        "-ratinginterval",
+        "1",
+    ]);
+    let out = run(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // One table per game (-ratinginterval 1) and the final one.
+    assert_eq!(stdout.matches("Score of A vs B").count(), 3, "{stdout}");
+    let last = stdout.rsplit("Score of A vs B").next().unwrap();
+    assert!(last.contains("Ptnml(0-2): ["), "{stdout}");
+    assert!(last.contains(", 1 pairs"), "{stdout}");
+    assert!(
+        last.contains("SPRT: LLR") && last.contains(", trinomial LLR"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("-0.0"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn_path).unwrap();
+    let games = replay(&pgn_path, "chess");
+    assert_eq!(games.len(), 2, "{text}");
+    // Both games on the first opening, colours swapped; its SAN read as 1. e4 e5 2. Nf3 Nc6.
+    for (k, white) in [(0, "A"), (1, "B")] {
+        assert_eq!(
+            book_moves(&text, k),
+            ["e2e4", "e7e5", "g1f3", "b8c6"],
+            "{text}"
+        );
+        assert_eq!(games[k].tag("White"), Some(white));
+    }
+    let epd = std::fs::read_to_string(&epd_path).unwrap();
+    assert_eq!(epd.lines().count(), 2, "{epd}");
+    let chess = variants::by_name("chess").unwrap();
+    for l in epd.lines() {
+        assert!(chess.parse_fen(&format!("{l} 0 1")).is_ok(), "{l}");
+    }
+    let _ = std::fs::remove_file(&pgn_path);
+    let _ = std::fs::remove_file(&epd_path);
+
+    // Without -repeat: the second game has the second opening, and no pairs.
+    let mut args: Vec<&str> = common.to_vec();
+    args.extend(["-openings", &with_book, "plies=4", "-pgnout", &pgn_arg]);
+    let out = run(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!stdout.contains("Ptnml"), "{stdout}");
+    assert!(stdout.contains("(games unpaired: trinomial)"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn_path).unwrap();
+    assert_eq!(
+        book_moves(&text, 1),
+        ["d2d4", "d7d5", "c2c4", "e7e6"],
+        "{text}"
+    );
+    let _ = std::fs::remove_file(&pgn_path);
+    let _ = std::fs::remove_file(&book);
+}
+
+/// Issue 25: bad input fails in one line before any engine starts (the engine binary does not
+/// exist, so a run that got as far as starting it would say "cannot start").
+#[test]
+fn bad_input_fails_before_any_engine_starts() {
+    let none = "cmd=/no/such/engine";
+    let base = |more: &[&str]| {
+        let mut a = vec![
+            "match", "-engine", none, "-engine", none, "-each", "tc=1+0.1",
+        ];
+        a.extend_from_slice(more);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let check = |more: &[&str], what: &str| {
+        let a = base(more);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        refused(&a, what);
+        let stderr = String::from_utf8_lossy(&run(&a).stderr).to_string();
+        assert!(!stderr.contains("cannot start"), "{stderr}");
+    };
+    check(&["-each", "speed=9"], "unknown engine setting 'speed'");
+    check(&["-each", "tc=40/"], "tc=40/");
+    check(&["-each", "tc=inf"], "tc=inf needs depth=");
+    check(
+        &["-sprt", "elo0=5", "elo1=5"],
+        "elo0=5 must be below elo1=5",
+    );
+    check(&["-tb", "/tb"], "-tb");
+    check(&["-frobnicate"], "-frobnicate");
+    check(
+        &["-openings", "file=/no/such/book.epd"],
+        "/no/such/book.epd",
+    );
+    let epd = temp_file(
+        "bad.epd",
+        "# two good lines and a bad one\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n\
+         not a position\nrnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\n",
+    );
+    let file = format!("file={}", epd.display());
+    check(&["-openings", &file], &format!("{}:3:", epd.display()));
+    // Skipped with a warning, the match goes on to start its engines.
+    let a = base(&["-openings", &file, "--skip-bad-openings"]);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let out = run(&a);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("warning: --openings: {}:3:", epd.display())),
+        "{stderr}"
+    );
+    assert!(stderr.contains("cannot start"), "{stderr}");
+    // A PGN whose second game (from line 6) has an illegal move.
+    let pgn = temp_file(
+        "bad.pgn",
+        "[Event \"a\"]\n\n1. e4 e5 *\n\n\n[Event \"b\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n",
+    );
+    let file = format!("file={}", pgn.display());
+    check(
+        &["-openings", &file],
+        &format!("{}:6: game 2, ply 3", pgn.display()),
+    );
+    let _ = std::fs::remove_file(epd);
+    let _ = std::fs::remove_file(pgn);
+}
+
+/// Issue 25: an engine that answers isready once and then never is reported in words.
+#[test]
+fn an_engine_that_stops_answering_isready_is_named() {
+    let ours = format!("cmd={BIN}");
+    let out = run(&[
+        "match",
+        "--engine",
+        "cmd=bash",
+        &format!("arg={}", fake()),
+        "arg=ready-once",
+        "--engine",
+        &ours,
+        "--each",
+        "tc=1+0.1",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("did not answer isready"), "{stderr}");
+    assert!(!stderr.contains("Timeout"), "{stderr}");
+}
+
+/// Issue 25: a CECP engine with setboard=0 gets its position through edit mode, with a dummy
+/// move first when Black is to move, as XBoard and cutechess-cli do.
+#[test]
+fn an_engine_without_setboard_is_set_up_with_edit() {
+    let log = temp_pgn("edit-log").with_extension("log");
+    let book = temp_file(
+        "black.epd",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq -\n",
+    );
+    let log_arg = log.display().to_string();
+    let file = format!("file={}", book.display());
+    let (_, text, games) = fake_match(
+        &["edit", &log_arg],
+        "xboard",
+        &["tc=5+0.1"],
+        &["--games", "1", "--openings", &file],
+    );
+    assert_eq!(games.len(), 1, "{text}");
+    // The fake resigns when asked to move: the game was set up and played, not abandoned.
+    assert!(text.contains("{White resigns}"), "{text}");
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = sent.lines().collect();
+    assert!(!sent.contains("\nsetboard "), "{sent}");
+    let edit = lines.iter().position(|&l| l == "edit").expect("edit sent");
+    // The fake announced usermove=1.
+    assert_eq!(lines[edit - 1], "usermove a2a3", "{sent}");
+    let c = edit + lines[edit..].iter().position(|&l| l == "c").unwrap();
+    let end = c + lines[c..].iter().position(|&l| l == ".").unwrap();
+    assert_eq!(lines[edit + 1], "#");
+    assert!(
+        lines[edit..c].contains(&"Nf3") && lines[edit..c].contains(&"Ke1"),
+        "{sent}"
+    );
+    assert!(
+        lines[c..end].contains(&"Pe5") && lines[c..end].contains(&"Ng8"),
+        "{sent}"
+    );
+    assert_eq!(
+        end - edit - 3,
+        32,
+        "32 pieces between edit, #, c and .: {sent}"
+    );
+    let _ = std::fs::remove_file(log);
+    let _ = std::fs::remove_file(book);
+}
+
+/// Issue 25: an engine that prints each move twice is not taken at its leftover line: over UCI
+/// and CECP, no game is lost by an illegal move.
+#[test]
+fn a_move_printed_twice_is_dropped() {
+    for proto in ["uci", "xboard"] {
+        let (_, text, games) = fake_match(
+            &["twice", BIN],
+            proto,
+            &["tc=5+0.1"],
+            &["--games", "2", "--maxmoves", "8"],
+        );
+        assert_eq!(games.len(), 2, "{text}");
+        assert!(!text.contains("illegal move"), "{proto}: {text}");
+        for g in &games {
+            assert!(g.moves.len() >= 10, "{proto}: {text}");
+        }
+    }
+}

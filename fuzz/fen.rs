@@ -10,7 +10,8 @@
 //!   parsing back to the move;
 //! - go through CECP's FEN form and back unchanged.
 //!
-//! Accepted mutants join the corpus, so later mutations start from odd positions too.
+//! Accepted mutants join the corpus, so later mutations start from odd positions too; so do
+//! hand-written FENs that must be refused (`REFUSED`).
 
 use crate::{env_number, seed};
 use menagerie::board::Position;
@@ -39,6 +40,47 @@ const CORPUS_LIMIT: usize = 400;
 const RARE: usize = 40;
 /// Failures reported in full.
 const REPORTED: usize = 12;
+
+/// Hand-written FENs of positions that cannot arise or of text that once read as something
+/// else, by game (issue 24): each must be refused, and each joins its game's corpus, so that
+/// mutations start from just beyond what is valid.
+const REFUSED: &[(&str, &str)] = &[
+    // A King in a reserve; Nature's King and Pawn (RULINGS §5.2, §5.4 item 6, §11 item 12).
+    ("chaos", "4k3/8/8/8/8/8/8/3K4[K] w - - 0 1 0"),
+    ("chaos", "4k3/8/8/8/8/8/8/3K4[_K] w - - 0 1 0"),
+    ("chaos", "4k3/8/8/8/8/8/8/3K4[_P] w - - 0 1 0"),
+    ("chaos", "4k3/8/8/3_K4/8/8/8/3K4 w - - 0 1 0"),
+    ("chaos", "4k3/8/8/3_P4/8/8/8/3K4 w - - 0 1 0"),
+    // Nature to move without the seventh field; a reserve without its `]`, or text after it.
+    ("chaos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[_Q_R_B_N] n KQkq - 0 1"),
+    ("chaos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[_Q_R_B_N w KQkq - 0 1 0"),
+    ("chaos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[_Q_R_B_N]x w KQkq - 0 1 0"),
+    // Two White Archers: one free and one carried, two hosts (§1.4 item 10).
+    (
+        "existentialist",
+        "dscvokvcsd/ytlhxazjty/pppppppppp/10/10/10/10/PPPPPPPPPP/YTLHXAZJTY/DSCVOK{aA}VCSD w KQkq - 0 1",
+    ),
+    ("existentialist", "9k/10/10/10/10/10/10/10/10/K{aA}S{aA}8 w - - 0 1"),
+    // An unclosed brace at the end of the board field and mid-board; leading zeros; empty
+    // braces; an item twice; a link number with a gap.
+    ("existentialist", "9k/10/10/10/10/10/10/10/10/K8O{c3 w - - 0 1"),
+    ("existentialist", "9k/10/10/10/10/10/2O{c32/10/10/K9 w - - 0 1"),
+    ("existentialist", "9k/10/10/10/10/10/10/10/10/K0009 w - - 0 1"),
+    ("existentialist", "9k/10/10/10/10/10/10/10/10/K8O{} w - - 0 1"),
+    ("existentialist", "9k/10/10/10/10/10/10/10/10/K8O{c1,c2} w - - 0 1"),
+    ("existentialist", "9k/10/10/10/10/10/10/10/2Z{g3}Z{g3}6/K9 w - - 0 1"),
+    ("schizophrenic", "6k{t,t}5/12/12/12/12/12/6K5 w - - 0 1"),
+    ("chess", "4k3/8/8/8/8/8/8/K0007 w - - 0 1"),
+    // An empty Twelve Hours.
+    (
+        "afterlife",
+        "wphw*1*****/ssss*******/4*1*****/1_M_M1*1*****/4*1*1**1/SSSS*1*4/WHPW*1*1**1 w - - 0 1",
+    ),
+    (
+        "afterlife-optional-limbo",
+        "wphw*1*****/ssss*******/4*1*****/1_M_M1*1*****/4*1*1**1/SSSS*1*4/WHPW*1*1**1 w - - 0 1",
+    ),
+];
 
 /// Characters a mutation may put into a FEN besides the game's own letters.
 const FEN_PUNCTUATION: &[char] = &[
@@ -488,6 +530,15 @@ fn fuzz_game(v: &'static dyn Variant, fens: u64, seed: u64) -> Tally {
     let mut rng = Rng(seed);
     let mut corpus = seed_corpus(v, &mut rng);
     let mut tally = Tally::default();
+    for &(_, fen) in REFUSED.iter().filter(|(game, _)| *game == v.name()) {
+        match catch_unwind(AssertUnwindSafe(|| v.parse_fen(fen))) {
+            Ok(Err(_)) => corpus.push(fen.to_string()),
+            Ok(Ok(_)) => tally
+                .failures
+                .push(format!("{fen:?}: accepted, but it cannot arise")),
+            Err(_) => tally.failures.push(format!("{fen:?}: panicked")),
+        }
+    }
     for i in 0..fens {
         let base = pick(&mut rng, &corpus).clone();
         let fen = match rng.below(8) {
@@ -518,6 +569,11 @@ fn fen_and_move_text_fuzzing_over_every_game() {
     let fens = env_number("MENAGERIE_FUZZ_FENS", FENS_PER_GAME);
     let seed = seed();
     let mut failures = Vec::new();
+    for (game, fen) in REFUSED {
+        if !variants::all().iter().any(|v| v.name() == *game) {
+            failures.push(format!("{game}: no such game, for {fen:?}"));
+        }
+    }
     for (i, &v) in variants::all().iter().enumerate() {
         let t = fuzz_game(v, fens, seed.wrapping_add(i as u64 * 0x1000_0000));
         eprintln!(

@@ -3,17 +3,17 @@
 //! commit messages).
 
 use crate::search::{self, Control, Limits, TranspositionTable};
-use crate::variants::Variant;
+use crate::variants::{Bench, Variant};
 use std::time::{Duration, Instant};
 
 /// Depth searched when none is given and the variant names none of its own.
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = Bench::DEFAULT_DEPTH;
 /// Transposition table of the bench, in MiB (cleared before each position).
 pub const HASH_MB: usize = 16;
 
 /// The bench positions of a variant: its own list, or its start position.
 pub fn positions(variant: &dyn Variant) -> Vec<String> {
-    let own = variant.bench_positions();
+    let own = variant.bench().positions;
     if own.is_empty() {
         vec![variant.rules().spec.start_fen.to_string()]
     } else {
@@ -72,5 +72,65 @@ pub fn run(
     BenchResult {
         nodes,
         time: start.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants;
+
+    /// Most nodes a two-thread bench search of one position may take: many times what any
+    /// position needs (the largest, Chaos's second, about half a million), far below a search
+    /// that does not end.
+    const NODE_CAP: u64 = 5_000_000;
+
+    /// Every game's bench searched with two threads, `MENAGERIE_BENCH_RUNS` times (2 unless
+    /// set): each search reaches the bench depth. Two threads search differently on each run,
+    /// so a line that need not end shows up in some runs only; a long run sets the variable.
+    #[test]
+    fn the_two_thread_bench_of_every_game_ends() {
+        let runs: usize = std::env::var("MENAGERIE_BENCH_RUNS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .stack_size(search::THREAD_STACK_BYTES)
+            .build()
+            .unwrap();
+        let mut tt = TranspositionTable::new(HASH_MB);
+        for run in 0..runs {
+            for v in variants::all() {
+                let depth = v.bench().depth;
+                for fen in positions(*v) {
+                    let pos = v.parse_fen(&fen).unwrap();
+                    let limits = Limits {
+                        depth: Some(depth),
+                        nodes: Some(NODE_CAP),
+                        ..Default::default()
+                    };
+                    tt.clear();
+                    let r = search::search(
+                        *v,
+                        &pos,
+                        &[],
+                        &limits,
+                        &Control::new(false),
+                        &tt,
+                        Some(&pool),
+                        &mut |_| {},
+                    );
+                    // A third party's seeded ply is played without a search (depth 0).
+                    assert!(
+                        r.depth == depth || (r.nodes == 0 && r.best.is_some()),
+                        "{} run {run}: depth {} of {depth} after {} nodes from {fen}",
+                        v.name(),
+                        r.depth,
+                        r.nodes
+                    );
+                }
+            }
+        }
     }
 }

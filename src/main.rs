@@ -115,7 +115,14 @@ fn init_logging() {
 /// exit code 2.
 fn parse() -> Result<Cli, ExitCode> {
     use clap::{CommandFactory, FromArgMatches};
-    let parsed = Cli::command().try_get_matches().and_then(|m| {
+    let args = match cli::cutechess_args(std::env::args_os().collect()) {
+        Ok(args) => args,
+        Err(line) => {
+            eprintln!("{line}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    let parsed = Cli::command().try_get_matches_from(args).and_then(|m| {
         let mut cli = Cli::from_arg_matches(&m)?;
         if let (Some(Command::Match(a)), Some(sub)) =
             (&mut cli.command, m.subcommand_matches("match"))

@@ -187,7 +187,12 @@ impl Model {
         }
         let tp = menagerie::third_party::ThirdParty::default();
         let history = self.game.history();
-        match menagerie::third_party::choose(self.variant(), self.position(), &history, &tp) {
+        match menagerie::engine::choose_third_party_ply(
+            self.variant(),
+            self.position(),
+            &history,
+            &tp,
+        ) {
             Some(m) => {
                 self.play(m, String::new());
                 self.own_third_party = true;
@@ -343,9 +348,10 @@ impl Model {
                 Some(game) => (Taken, Effect::Set(game)),
                 None => (Refused, Effect::None),
             },
-            // Its parameters are many; the engine's answer says whether it searches.
+            // A perft's answer says whether it counts; a search ignores what it cannot read
+            // and always ends in a `bestmove`.
             "go" if args.first() == Some(&"perft") => (Either, Effect::None),
-            "go" => (Either, Effect::Search),
+            "go" => (Taken, Effect::Search),
             _ => (Refused, Effect::None),
         }
     }

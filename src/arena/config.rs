@@ -26,6 +26,8 @@ pub enum TimeControl {
     PerMove(Duration),
     /// A fixed node count per move.
     Nodes(u64),
+    /// No time limit (`tc=inf`): the engine's `depth=` bounds its search.
+    Infinite,
 }
 
 impl TimeControl {
@@ -47,6 +49,7 @@ impl TimeControl {
             }
             TimeControl::PerMove(t) => format!("{}/move", trim_secs(t)),
             TimeControl::Nodes(n) => format!("{n} nodes/move"),
+            TimeControl::Infinite => "-".to_string(),
         }
     }
 }
@@ -75,6 +78,8 @@ pub struct EngineSpec {
     pub tc: Option<TimeControl>,
     /// Grace beyond the clock before a move counts as late.
     pub time_margin: Duration,
+    /// Search depth limit per move, if any.
+    pub depth: Option<u32>,
 }
 
 /// A configuration error, in one line.
@@ -100,6 +105,9 @@ fn seconds(text: &str, what: &str) -> Result<Duration, ConfigError> {
 
 /// Parses `tc=` values: `MOVES/TIME+INC`, `TIME+INC`, `TIME`, with TIME in seconds or `M:SS`.
 pub fn parse_tc(text: &str) -> Result<TimeControl, ConfigError> {
+    if text == "inf" || text == "infinite" {
+        return Ok(TimeControl::Infinite);
+    }
     let (moves, rest) = match text.split_once('/') {
         Some((m, r)) => (
             m.parse::<u32>()
@@ -144,7 +152,22 @@ pub fn apply(spec: &mut EngineSpec, word: &str) -> Result<(), ConfigError> {
                 _ => return err(format!("proto={value}: expected uci or xboard")),
             }
         }
-        "tc" => spec.tc = Some(parse_tc(value)?),
+        "tc" => {
+            let tc = parse_tc(value)?;
+            // `nodes=` then `tc=inf` keeps the node limit.
+            if !(tc == TimeControl::Infinite && matches!(spec.tc, Some(TimeControl::Nodes(_)))) {
+                spec.tc = Some(tc);
+            }
+        }
+        "depth" => match value.parse::<u32>() {
+            Ok(d) if d > 0 => spec.depth = Some(d),
+            _ => return err(format!("depth={value}: expected a positive number")),
+        },
+        // Every game starts its engines afresh, which is restart=on; off is accepted.
+        "restart" => match value {
+            "on" | "off" => {}
+            _ => return err(format!("restart={value}: expected on or off")),
+        },
         "st" => spec.tc = Some(TimeControl::PerMove(seconds(value, "st")?)),
         "nodes" => match value.parse::<u64>() {
             Ok(n) if n > 0 => spec.tc = Some(TimeControl::Nodes(n)),
@@ -155,7 +178,7 @@ pub fn apply(spec: &mut EngineSpec, word: &str) -> Result<(), ConfigError> {
             Err(_) => return err(format!("timemargin={value}: expected milliseconds")),
         },
         k if k.starts_with("option.") && k.len() > "option.".len() => spec.options.push((k["option.".len()..].to_string(), value.to_string())),
-        _ => return err(format!("unknown engine setting '{key}' (known: cmd, arg, name, dir, proto, tc, st, nodes, timemargin, option.NAME)")),
+        _ => return err(format!("unknown engine setting '{key}' (known: cmd, arg, name, dir, proto, tc, st, nodes, depth, timemargin, restart, option.NAME)")),
     }
     Ok(())
 }
@@ -176,6 +199,7 @@ pub fn engine_spec(
         options: Vec::new(),
         tc: None,
         time_margin: Duration::from_millis(DEFAULT_TIME_MARGIN_MS),
+        depth: None,
     };
     for w in each.iter().chain(words) {
         apply(&mut spec, w)?;
@@ -189,9 +213,18 @@ pub fn engine_spec(
             |n| n.to_string_lossy().into_owned(),
         );
     }
+    if spec.tc.is_none() && spec.depth.is_some() {
+        spec.tc = Some(TimeControl::Infinite);
+    }
     if spec.tc.is_none() {
         return err(format!(
-            "engine {} has no time control (tc=, st= or nodes=; --each applies one to all)",
+            "engine {} has no time control (tc=, st=, nodes= or depth=; --each applies one to all)",
+            spec.name
+        ));
+    }
+    if spec.tc == Some(TimeControl::Infinite) && spec.depth.is_none() {
+        return err(format!(
+            "engine {}: tc=inf needs depth= or nodes=, or its games could never end",
             spec.name
         ));
     }
@@ -255,6 +288,9 @@ mod tests {
         );
         assert_eq!(parse_tc("3+0.05").unwrap().pgn(), "3+0.05");
         assert!(parse_tc("abc").is_err());
+        assert_eq!(parse_tc("inf").unwrap(), TimeControl::Infinite);
+        assert!(parse_tc("40/").is_err());
+        assert!(parse_tc("1+x").is_err());
         assert!(parse_tc("0+1").is_err());
     }
 
@@ -283,6 +319,17 @@ mod tests {
                 .unwrap_err()
                 .0
                 .contains("unknown engine setting")
+        );
+        let inf = |w: &[&str]| {
+            let words: Vec<String> = w.iter().map(|s| s.to_string()).collect();
+            engine_spec(&words, &[], 0)
+        };
+        assert!(inf(&["cmd=a", "tc=inf"]).unwrap_err().0.contains("depth="));
+        let d = inf(&["cmd=a", "tc=inf", "depth=4"]).unwrap();
+        assert_eq!((d.tc, d.depth), (Some(TimeControl::Infinite), Some(4)));
+        assert_eq!(
+            inf(&["cmd=a", "nodes=500", "tc=inf"]).unwrap().tc,
+            Some(TimeControl::Nodes(500))
         );
     }
 }

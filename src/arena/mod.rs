@@ -14,15 +14,16 @@ use crate::third_party::{self, Policy, ThirdParty};
 use crate::variants::Variant;
 use config::{EngineSpec, Proto};
 use player::Player;
-use stats::{Sprt, SprtDecision, Tally};
-use std::collections::VecDeque;
+use stats::{Pentanomial, Sprt, SprtDecision, Tally};
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::Mutex;
 
 /// The PGN comment of a third party's ply, which marks it.
 pub const THIRD_PARTY_NOTE: &str = "third party";
-/// A game longer than this many plies is drawn by adjudication.
+/// A game longer than this many plies is drawn by adjudication, unless `-maxmoves` says
+/// otherwise.
 pub const MAX_PLIES: usize = 1000;
 
 /// Pairing scheme.
@@ -34,11 +35,24 @@ pub enum Tournament {
     Gauntlet,
 }
 
+/// One opening of a book: a start position and moves played from it.
+#[derive(Clone, Debug)]
+pub struct BookEntry {
+    /// Start FEN.
+    pub fen: String,
+    /// Moves from it.
+    pub moves: Vec<Move>,
+}
+
 /// Where games start.
 #[derive(Clone, Debug)]
 pub enum Openings {
-    /// FENs (or EPD lines), played in order or drawn at random.
-    Book { fens: Vec<String>, random: bool },
+    /// Positions (EPD) or move sequences (PGN), played in order from `start` or drawn at random.
+    Book {
+        entries: Vec<BookEntry>,
+        random: bool,
+        start: usize,
+    },
     /// This many seeded random legal plies from the start position.
     RandomPlies(u32),
 }
@@ -63,6 +77,8 @@ pub struct ResignRule {
     pub movecount: u32,
     /// Least score, in centipawns.
     pub score: i32,
+    /// Whether the winner's engine must agree (else the loser's own score suffices).
+    pub twosided: bool,
 }
 
 /// Everything a match needs.
@@ -74,6 +90,11 @@ pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
     /// Games per pairing and round.
     pub games: u32,
+    /// Games played on each opening, colours alternating (1: every game a new opening); with
+    /// an even number, consecutive games form the pairs of the pentanomial statistics.
+    pub repeat: u32,
+    /// A game longer than this many moves per side is drawn by adjudication.
+    pub max_moves: Option<u32>,
     /// Rounds.
     pub rounds: u32,
     /// Pairing scheme.
@@ -107,6 +128,8 @@ struct Job {
     black: usize,
     fen: String,
     opening: Vec<Move>,
+    /// The pair of games (same opening, colours swapped) this one belongs to.
+    pair: Option<u32>,
 }
 
 /// A finished game.
@@ -132,6 +155,10 @@ pub struct GameRecord {
     pub moves: Vec<(String, Option<String>)>,
     /// The engine (index) that crashed, failed to start or closed its pipe, if one did.
     pub crashed: Option<usize>,
+    /// The pair of games (same opening, colours swapped) this one belongs to.
+    pub pair: Option<u32>,
+    /// The FEN of the last position.
+    pub final_fen: String,
 }
 
 fn seeded(seed: u64) -> impl FnMut() -> u64 {
@@ -143,16 +170,20 @@ fn seeded(seed: u64) -> impl FnMut() -> u64 {
 fn opening(config: &MatchConfig, k: u32) -> Result<(String, Vec<Move>), String> {
     let v = config.variant;
     match &config.openings {
-        Openings::Book { fens, random } => {
+        Openings::Book {
+            entries,
+            random,
+            start,
+        } => {
             let i = if *random {
-                (seeded(config.seed ^ k as u64)() % fens.len() as u64) as usize
+                (seeded(config.seed ^ k as u64)() % entries.len() as u64) as usize
             } else {
-                k as usize % fens.len()
+                (k as usize + start) % entries.len()
             };
-            let fen = &fens[i];
-            v.parse_fen(fen)
-                .map_err(|e| format!("opening {}: {e}", i + 1))?;
-            Ok((fen.clone(), Vec::new()))
+            let e = &entries[i];
+            v.parse_fen(&e.fen)
+                .map_err(|err| format!("opening {}: {err}", i + 1))?;
+            Ok((e.fen.clone(), e.moves.clone()))
         }
         Openings::RandomPlies(n) => {
             let mut rng = seeded(config.seed.wrapping_add(k as u64 * 7919));
@@ -195,16 +226,25 @@ fn schedule(config: &MatchConfig) -> Result<Vec<Job>, String> {
     let mut jobs = Vec::new();
     let mut number = 0;
     let mut opening_index = 0;
+    let mut pair = 0;
+    let repeat = config.repeat.max(1);
     for round in 1..=config.rounds {
         for &(a, b) in &pairs {
             for g in 0..config.games {
-                // Each opening is played twice, with colours reversed.
-                if g % 2 == 0 {
+                // Each opening is played `repeat` times; colours alternate game by game.
+                let on_opening = g % repeat;
+                if on_opening == 0 {
                     opening_index += 1;
                 }
                 let (fen, moves) = opening(config, opening_index - 1)?;
                 number += 1;
                 let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                // Two consecutive games on one opening, the second not the last of the
+                // pairing's games left alone, make a pair.
+                let paired = repeat % 2 == 0 && (g - g % 2) + 1 < config.games;
+                if paired && g % 2 == 0 {
+                    pair += 1;
+                }
                 jobs.push(Job {
                     number,
                     round,
@@ -212,6 +252,7 @@ fn schedule(config: &MatchConfig) -> Result<Vec<Job>, String> {
                     black,
                     fen,
                     opening: moves,
+                    pair: paired.then_some(pair),
                 });
             }
         }
@@ -312,6 +353,8 @@ pub struct MatchReport {
     pub games: Vec<GameRecord>,
     /// Per engine: its results against the field.
     pub tallies: Vec<Tally>,
+    /// The first engine's finished pairs against the field.
+    pub penta: Pentanomial,
     /// The SPRT's decision, if one was reached.
     pub sprt: Option<SprtDecision>,
     /// Why the match stopped before its last game, if it did (an engine crashed without
@@ -337,7 +380,7 @@ pub fn check_engines(config: &MatchConfig) -> Result<(), String> {
         )
         .map_err(|f| {
             format!(
-                "engine {}: {f:?} when asked to start a game of {}",
+                "engine {}: {f} when asked to start a game of {}",
                 spec.name,
                 config.variant.name()
             )
@@ -351,7 +394,7 @@ pub fn check_engines(config: &MatchConfig) -> Result<(), String> {
 /// record and the running tallies.
 pub fn run(
     config: &MatchConfig,
-    mut on_game: impl FnMut(&GameRecord, &[Tally]),
+    mut on_game: impl FnMut(&GameRecord, &MatchReport),
 ) -> Result<MatchReport, String> {
     if config.engines.len() < 2 {
         return Err("a match needs at least two engines".into());
@@ -364,6 +407,7 @@ pub fn run(
     let mut report = MatchReport {
         games: Vec::new(),
         tallies: vec![Tally::default(); config.engines.len()],
+        penta: Pentanomial::default(),
         sprt: None,
         stopped: None,
     };
@@ -374,9 +418,19 @@ pub fn run(
             scope.spawn(move || play_jobs(config, queue, stop, tx));
         }
         drop(tx);
+        // The first game of each pair, until its partner ends: the first engine's points, doubled.
+        let mut half_pairs: HashMap<u32, usize> = HashMap::new();
         for record in rx.iter() {
             count(&mut report.tallies, &record);
-            on_game(&record, &report.tallies);
+            if let Some(p) = record.pair {
+                let points = doubled_points(&record, 0);
+                match half_pairs.remove(&p) {
+                    Some(first) => report.penta.add(first + points),
+                    None => {
+                        half_pairs.insert(p, points);
+                    }
+                }
+            }
             if let (Some(e), false) = (record.crashed, config.recover) {
                 if report.stopped.is_none() {
                     report.stopped = Some(format!(
@@ -387,10 +441,16 @@ pub fn run(
             }
             report.games.push(record);
             if let (Some(sprt), true) = (config.sprt, config.engines.len() == 2) {
-                if let Some(d) = sprt.decide(&report.tallies[0]) {
+                let decided = sprt
+                    .decide(report.llr(config, &sprt))
+                    .filter(|_| report.can_decide(config));
+                if let Some(d) = decided {
                     report.sprt = Some(d);
                     stop.store(true, Ordering::Relaxed);
                 }
+            }
+            if let Some(last) = report.games.last() {
+                on_game(last, &report);
             }
         }
     });
@@ -419,6 +479,48 @@ fn play_jobs(
         if tx.send(record).is_err() {
             return;
         }
+    }
+}
+
+impl MatchReport {
+    /// Whether the statistics are pentanomial: the match plays its games in pairs.
+    pub fn paired(config: &MatchConfig) -> bool {
+        config.repeat % 2 == 0 && config.games >= 2
+    }
+
+    /// Whether the SPRT may stop the match: the pairs (or, unpaired, the games) have results
+    /// of two kinds at least, so the variance is the games' and not regularisation's.
+    pub fn can_decide(&self, config: &MatchConfig) -> bool {
+        if Self::paired(config) {
+            self.penta.has_spread()
+        } else {
+            let t = &self.tallies[0];
+            [t.wins, t.draws, t.losses]
+                .iter()
+                .filter(|&&c| c > 0)
+                .count()
+                >= 2
+        }
+    }
+
+    /// The SPRT's log-likelihood ratio so far: from the pairs when the games are paired, else
+    /// from the games.
+    pub fn llr(&self, config: &MatchConfig, sprt: &Sprt) -> f64 {
+        if Self::paired(config) {
+            self.penta.llr(sprt)
+        } else {
+            self.tallies[0].llr(sprt)
+        }
+    }
+}
+
+/// Engine `e`'s points in a game, doubled (0, 1 or 2).
+fn doubled_points(record: &GameRecord, e: usize) -> usize {
+    let white = record.white == e;
+    match (record.result, white) {
+        ("1-0", true) | ("0-1", false) => 2,
+        ("1-0", false) | ("0-1", true) => 0,
+        _ => 1,
     }
 }
 

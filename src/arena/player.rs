@@ -17,8 +17,26 @@ pub enum Failure {
     Timeout,
     /// The engine closed its output or could not be written to (it crashed or quit).
     Disconnected,
-    /// The engine lacks a feature the game needs (a CECP engine without `setboard`).
-    Unsupported(&'static str),
+    /// The engine did not answer `isready` (UCI) or `ping` (CECP) in time.
+    NotReady,
+    /// The engine lacks a feature the game needs, in words (a CECP engine without `setboard`
+    /// and a position `edit` cannot set up).
+    Unsupported(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Timeout => write!(f, "did not answer in time"),
+            Failure::Disconnected => write!(f, "exited or closed its input"),
+            Failure::NotReady => write!(
+                f,
+                "did not answer isready (UCI) or ping (CECP) within {} s",
+                HANDSHAKE_TIMEOUT.as_secs()
+            ),
+            Failure::Unsupported(why) => write!(f, "{why}"),
+        }
+    }
 }
 
 /// A CECP engine's end of the game in place of a move.
@@ -191,7 +209,7 @@ impl Player {
                 HANDSHAKE_TIMEOUT.as_secs()
             ),
             Failure::Disconnected => format!("exited before answering {what}"),
-            Failure::Unsupported(f) => format!("lacks {f}"),
+            other => other.to_string(),
         };
         match self.spec.proto {
             Proto::Uci => {
@@ -274,10 +292,18 @@ impl Player {
                 // No thinking on the opponent's time: it would take a core from the opponent.
                 self.send("easy")?;
                 if !standard {
-                    if !self.setboard {
-                        return Err(Failure::Unsupported("setboard"));
+                    if self.setboard {
+                        self.send(&format!("setboard {fen}"))?;
+                    } else {
+                        // As XBoard and cutechess-cli do for an engine with setboard=0.
+                        for line in edit_commands(fen).map_err(Failure::Unsupported)? {
+                            if line == "a2a3" && self.usermove {
+                                self.send("usermove a2a3")?;
+                            } else {
+                                self.send(&line)?;
+                            }
+                        }
                     }
-                    self.send(&format!("setboard {fen}"))?;
                 }
                 self.send("post")?;
                 match self.spec.tc.expect("every engine has a time control") {
@@ -296,15 +322,33 @@ impl Player {
                         self.send(&format!("nps {n}"))?;
                         self.send("st 1")?;
                     }
+                    // No clock: a day per move, bounded by `sd`.
+                    TimeControl::Infinite => self.send("st 86400")?,
+                }
+                if let Some(d) = self.spec.depth {
+                    self.send(&format!("sd {d}"))?;
                 }
             }
         }
         self.sync(Instant::now() + HANDSHAKE_TIMEOUT)
+            .map_err(|f| match f {
+                Failure::Timeout => Failure::NotReady,
+                f => f,
+            })
+    }
+
+    /// Drops what the engine said since its last answer: a second `move`, or a `bestmove` that
+    /// came after its time ran out, is not the answer to the next request.
+    fn drop_stale_lines(&mut self) {
+        while let Ok(line) = self.lines.try_recv() {
+            log::debug!("engine {}: stale line dropped: {line}", self.spec.name);
+        }
     }
 
     /// Asks for a move.
     pub fn go(&mut self, req: &Request) -> Result<Reply, Failure> {
         let mut reply = Reply::default();
+        self.drop_stale_lines();
         match self.spec.proto {
             Proto::Uci => {
                 let moves = if req.moves.is_empty() {
@@ -333,6 +377,11 @@ impl Player {
                     }
                     TimeControl::PerMove(t) => format!("go movetime {}", t.as_millis()),
                     TimeControl::Nodes(n) => format!("go nodes {n}"),
+                    TimeControl::Infinite => "go".to_string(),
+                };
+                let go = match self.spec.depth {
+                    Some(d) => format!("{go} depth {d}"),
+                    None => go,
                 };
                 self.send(&go)?;
                 let line = self.read_until(
@@ -410,6 +459,61 @@ impl Drop for Player {
     }
 }
 
+/// The CECP `edit` commands that set up `fen` (CECP notation) on an engine without `setboard`:
+/// after `new` and `force`, a dummy `a2a3` when Black is to move (edit mode keeps the side to
+/// move), `edit`, `#` (clear), White's pieces, `c`, Black's pieces, `.`; or why that cannot
+/// set up the position.
+pub fn edit_commands(fen: &str) -> Result<Vec<String>, String> {
+    let mut fields = fen.split_whitespace();
+    let board = fields.next().unwrap_or("");
+    let turn = fields.next().unwrap_or("w");
+    let why = |what: &str| {
+        format!("the engine has no setboard (setboard=0) and edit mode cannot set up {what}")
+    };
+    if board.contains(['[', ']', '+', '~', '*']) {
+        return Err(why("pieces in hand or promoted pieces"));
+    }
+    let ranks: Vec<&str> = board.split('/').collect();
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    for (i, rank) in ranks.iter().enumerate() {
+        let rank_no = ranks.len() - i;
+        let mut file = 0usize;
+        let mut digits = String::new();
+        for ch in rank.chars() {
+            if ch.is_ascii_digit() {
+                digits.push(ch);
+                continue;
+            }
+            if !digits.is_empty() {
+                file += digits.parse::<usize>().unwrap_or(0);
+                digits.clear();
+            }
+            if !ch.is_ascii_alphabetic() || file >= 26 {
+                return Err(why(&format!("the board {board}")));
+            }
+            let square = format!("{}{rank_no}", (b'a' + file as u8) as char);
+            let command = format!("{}{square}", ch.to_ascii_uppercase());
+            if ch.is_ascii_uppercase() {
+                white.push(command);
+            } else {
+                black.push(command);
+            }
+            file += 1;
+        }
+    }
+    let mut out = Vec::new();
+    if turn == "b" {
+        out.push("a2a3".to_string());
+    }
+    out.push("edit".to_string());
+    out.push("#".to_string());
+    out.extend(white);
+    out.push("c".to_string());
+    out.extend(black);
+    out.push(".".to_string());
+    Ok(out)
+}
+
 /// Picks `score cp|mate` and `depth` out of a UCI info line.
 fn parse_uci_info(line: &str, reply: &mut Reply) {
     let t: Vec<&str> = line.split_whitespace().collect();
@@ -470,6 +574,26 @@ fn parse_features(line: &str) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edit_mode_setup() {
+        // The Italian opening after 1.e4 e5 2.Nf3 Nc6 3.Bc4, Black to move.
+        let lines =
+            edit_commands("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3")
+                .unwrap();
+        assert_eq!(&lines[..3], ["a2a3", "edit", "#"]);
+        assert!(lines.contains(&"Bc4".to_string()) && lines.contains(&"Nf3".to_string()));
+        let c = lines.iter().position(|l| l == "c").unwrap();
+        assert!(lines[c + 1..].contains(&"Nc6".to_string()));
+        assert!(lines[c + 1..].contains(&"Ke8".to_string()));
+        assert!(!lines[..c].contains(&"Ke8".to_string()));
+        assert_eq!(lines.last().unwrap(), ".");
+        // White's 16 pieces and Black's 16, and the five commands around them.
+        assert_eq!(lines.len(), 32 + 5);
+        assert!(edit_commands("8/8/8/8/8/8/8/K6k[Q] w - - 0 1")
+            .unwrap_err()
+            .contains("setboard=0"));
+    }
 
     #[test]
     fn feature_lines() {

@@ -10,7 +10,7 @@ use crate::core::{Color, Move};
 use crate::game::Game;
 use crate::notation::{move_text, parse_move, Dialect};
 use crate::protocol::xboard_variant::{self as xv, fen_to_cecp, parse_wire, Shown};
-use crate::third_party::{self, ThirdParty};
+use crate::third_party::ThirdParty;
 use std::ops::ControlFlow::{self, Break, Continue};
 use std::time::{Duration, Instant};
 
@@ -63,6 +63,8 @@ fn unfinished(job: &Job) -> GameRecord {
         fen: job.fen.clone(),
         moves: Vec::new(),
         crashed: None,
+        pair: job.pair,
+        final_fen: job.fen.clone(),
     }
 }
 
@@ -102,7 +104,7 @@ fn start_players(config: &MatchConfig, job: &Job) -> Result<[Player; 2], (Color,
             &protocol_fen(config, job, spec.proto),
             standard,
         )
-        .map_err(|f| format!("engine {}: {f:?} while starting a game", spec.name))?;
+        .map_err(|f| format!("engine {}: {f} while starting a game", spec.name))?;
         Ok(p)
     };
     let white = start(&config.engines[job.white]).map_err(|e| (Color::White, e))?;
@@ -222,10 +224,14 @@ impl<'a> Referee<'a> {
             self.record.reason = outcome.describe();
             return Break(());
         }
-        if self.game.moves().len() >= MAX_PLIES {
+        let max_plies = self.config.max_moves.map_or(MAX_PLIES, |m| 2 * m as usize);
+        if self.game.moves().len() >= max_plies {
             self.record.result = "1/2-1/2";
             self.record.termination = "adjudication";
-            self.record.reason = format!("Draw by adjudication: {MAX_PLIES} plies");
+            self.record.reason = match self.config.max_moves {
+                Some(m) => format!("Draw by adjudication: {m} moves each (-maxmoves)"),
+                None => format!("Draw by adjudication: {MAX_PLIES} plies"),
+            };
             return Break(());
         }
         Continue(())
@@ -254,7 +260,7 @@ impl<'a> Referee<'a> {
         let budget = match tc {
             TimeControl::Clock { .. } => self.clocks[side] + spec.time_margin,
             TimeControl::PerMove(t) => t + spec.time_margin + PER_MOVE_GRACE,
-            TimeControl::Nodes(_) => NODES_DEADLINE,
+            TimeControl::Nodes(_) | TimeControl::Infinite => NODES_DEADLINE,
         };
         let moves_to_go = match tc {
             TimeControl::Clock { moves, .. } if moves > 0 => {
@@ -279,7 +285,7 @@ impl<'a> Referee<'a> {
             Err(Failure::Timeout) => {
                 self.lose(side, "time forfeit", format!("{mover} loses on time"))
             }
-            Err(Failure::Disconnected | Failure::Unsupported(_)) => {
+            Err(Failure::Disconnected | Failure::NotReady | Failure::Unsupported(_)) => {
                 self.record.crashed = Some(if side == 0 {
                     self.job.white
                 } else {
@@ -373,10 +379,11 @@ impl<'a> Referee<'a> {
     }
 
     /// Says goodbye to both engines; the game's record.
-    fn finish(self) -> GameRecord {
+    fn finish(mut self) -> GameRecord {
         for p in self.players {
             p.quit();
         }
+        self.record.final_fen = self.config.variant.fen(self.game.position());
         self.record
     }
 }
@@ -448,13 +455,13 @@ impl Relay {
 }
 
 /// The ply of a third party (Chaos's Nature) whose turn comes up, by the match's policy
-/// (`third_party::choose`), so that it reproduces.
+/// (`engine::choose_third_party_ply`), so that it reproduces.
 fn third_party_move(config: &MatchConfig, game: &Game) -> Option<Move> {
     let tp = ThirdParty {
         seed: config.seed,
         ..config.third_party
     };
-    third_party::choose(game.variant(), game.position(), &game.history(), &tp)
+    crate::engine::choose_third_party_ply(game.variant(), game.position(), &game.history(), &tp)
 }
 
 /// The adjudicated result, if the engines' scores call for one.
@@ -485,13 +492,26 @@ fn adjudicate(
         }
     }
     if let Some(r) = config.resign {
-        if let Some(all) = last(r.movecount) {
-            if all.iter().all(|&s| s >= r.score) {
-                return Some(("1-0", "Black resigns (adjudication)".into()));
+        // Scores are White's view; one-sided, the loser's own engine decides.
+        let side = |s: &Vec<Option<i32>>| -> Option<Vec<i32>> {
+            if s.len() < r.movecount as usize {
+                return None;
             }
-            if all.iter().all(|&s| s <= -r.score) {
-                return Some(("0-1", "White resigns (adjudication)".into()));
-            }
+            s[s.len() - r.movecount as usize..]
+                .iter()
+                .copied()
+                .collect()
+        };
+        let (white, black) = (side(&scores[0]), side(&scores[1]));
+        let all_at_least =
+            |v: &Option<Vec<i32>>, x: i32| v.as_ref().is_some_and(|v| v.iter().all(|&s| s >= x));
+        let all_at_most =
+            |v: &Option<Vec<i32>>, x: i32| v.as_ref().is_some_and(|v| v.iter().all(|&s| s <= x));
+        if all_at_least(&black, r.score) && (!r.twosided || all_at_least(&white, r.score)) {
+            return Some(("1-0", "Black resigns (adjudication)".into()));
+        }
+        if all_at_most(&white, -r.score) && (!r.twosided || all_at_most(&black, -r.score)) {
+            return Some(("0-1", "White resigns (adjudication)".into()));
         }
     }
     None

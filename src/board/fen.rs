@@ -62,12 +62,29 @@ pub enum FenError {
     HoleMark(Square),
     /// A piece state that does not parse.
     BadState(String),
+    /// A piece state whose `{` has no `}` before the rank ends (rank numbered from 1).
+    UnclosedState { rank: u8, text: String },
+    /// Braces with nothing inside (`O{}`).
+    EmptyState(Square),
+    /// A piece state that gives one item twice (`k{t,t}`, `O{c1,c2}`).
+    RepeatedState { square: Square, item: char },
+    /// A count of empty squares that is 0 or starts with 0 (`K0007`).
+    BadEmptyCount { rank: u8, text: String },
+    /// Link numbers (`g<N>`) that skip a number: `found` is used, `missing` is not.
+    LinkGap { found: u8, missing: u8 },
     /// A moved mark (`m`) on a piece whose moves are not tracked there.
     MovedMark(Square),
     /// The reserve does not parse.
     BadReserve(String),
+    /// A reserve whose `[` has no `]`: the text after the `[`.
+    UnclosedReserve(String),
+    /// Text after the reserve's `]` in the board field.
+    AfterReserve(String),
     /// The side to move is not `w`, `b` or `n`.
     BadTurn(String),
+    /// The third party (`n`) is to move, but the seventh field, which says who moves after it,
+    /// is missing; `forms` are the forms it takes.
+    NeutralTurnNeedsField { forms: &'static str },
     /// The castling field does not parse.
     BadCastling(String),
     /// The en-passant field does not parse.
@@ -95,9 +112,17 @@ impl fmt::Display for FenError {
             FenError::NotAHole(sq) => write!(f, "FEN puts a piece or an empty square on {sq}, which is a hole (write '*')"),
             FenError::HoleMark(sq) => write!(f, "FEN marks {sq} as a hole, but it is a playable square"),
             FenError::BadState(s) => write!(f, "FEN piece state '{{{s}}}' does not parse"),
+            FenError::UnclosedState { rank, text } => write!(f, "FEN piece state '{{{text}' on rank {rank} has no closing '}}'"),
+            FenError::EmptyState(sq) => write!(f, "FEN gives the piece on {sq} empty braces '{{}}' (a piece without state is written without them)"),
+            FenError::RepeatedState { square, item } => write!(f, "FEN gives the piece on {square} the state item '{item}' twice"),
+            FenError::BadEmptyCount { rank, text } => write!(f, "FEN rank {rank} counts empty squares as '{text}', which must be a number from 1 without a leading 0"),
+            FenError::LinkGap { found, missing } => write!(f, "FEN has the link g{found} but no g{missing}: links are numbered from 1 without a gap"),
             FenError::MovedMark(sq) => write!(f, "FEN marks the piece on {sq} as moved (m), which means nothing for it there"),
             FenError::BadReserve(s) => write!(f, "FEN reserve '[{s}]' does not parse"),
+            FenError::UnclosedReserve(s) => write!(f, "FEN reserve '[{s}' has no closing ']'"),
+            FenError::AfterReserve(s) => write!(f, "FEN has '{s}' after the reserve's ']', which ends the board field"),
             FenError::BadTurn(s) => write!(f, "FEN side to move is '{s}', expected w or b (n only in games with a third party)"),
+            FenError::NeutralTurnNeedsField { forms } => write!(f, "FEN side to move is 'n', the third party, which needs the seventh field ({forms}) to say who moves after it"),
             FenError::BadCastling(s) => write!(f, "FEN castling field '{s}' does not parse"),
             FenError::BadEnPassant(s) => write!(f, "FEN en-passant field '{s}' is not '-' or squares"),
             FenError::EnPassantOffBoard(sq) => write!(f, "FEN en-passant square {sq} is off the board"),
@@ -116,17 +141,34 @@ impl From<PositionError> for FenError {
     }
 }
 
-/// A piece's state from the text inside its braces, whether it is marked as moved, and the game
-/// ply its spell ends at (its `left` is set from the game ply later).
-fn parse_state(rules: &Rules, text: &str) -> Result<(PieceState, bool, Option<u32>), FenError> {
+/// A piece's state from the text inside its braces (of the piece on `sq`), whether it is marked
+/// as moved, and the game ply its spell ends at (its `left` is set from the game ply later).
+/// Each item may be given once: a flag once, one counter of each kind, one spell, one attached
+/// piece.
+fn parse_state(
+    rules: &Rules,
+    sq: Square,
+    text: &str,
+) -> Result<(PieceState, bool, Option<u32>), FenError> {
     let bad = || FenError::BadState(text.to_string());
+    if text.is_empty() {
+        return Err(FenError::EmptyState(sq));
+    }
     let mut st = PieceState::default();
     let mut moved = false;
     let mut spell_end = None;
-    for item in text.split(',').filter(|s| !s.is_empty()) {
+    let mut seen: Vec<char> = Vec::new();
+    for item in text.split(',') {
         let mut chars = item.chars();
         let head = chars.next().ok_or_else(bad)?;
         let rest = chars.as_str();
+        if seen.contains(&head) {
+            return Err(FenError::RepeatedState {
+                square: sq,
+                item: head,
+            });
+        }
+        seen.push(head);
         match head {
             'm' if rest.is_empty() => moved = true,
             'c' => st.counter = parse_small(rest).ok_or_else(bad)?,
@@ -139,12 +181,11 @@ fn parse_state(rules: &Rules, text: &str) -> Result<(PieceState, bool, Option<u3
                     .and_then(|c| rules.spec.state.spells.iter().position(|&l| l == c))
                     .map(|i| SpellKind(i as u8))
                     .ok_or_else(bad)?;
-                let expires: u32 = sc
+                let expires = sc
                     .as_str()
                     .strip_prefix('@')
-                    .ok_or_else(bad)?
-                    .parse()
-                    .map_err(|_| bad())?;
+                    .and_then(parse_digits)
+                    .ok_or_else(bad)?;
                 st.spell = Some(Spell { kind, left: 1 });
                 spell_end = Some(expires);
             }
@@ -184,9 +225,16 @@ fn parse_state(rules: &Rules, text: &str) -> Result<(PieceState, bool, Option<u3
     Ok((st, moved, spell_end))
 }
 
-/// A counter's digits: at most three, no sign, at most 255.
+/// A counter's digits: at most 255.
 fn parse_small(text: &str) -> Option<u8> {
-    if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
+    parse_digits(text).and_then(|n| u8::try_from(n).ok())
+}
+
+/// A number written as digits only: no sign, no leading 0 (but `0` itself), at most nine
+/// digits.
+fn parse_digits(text: &str) -> Option<u32> {
+    let digits = !text.is_empty() && text.len() <= 9 && text.bytes().all(|b| b.is_ascii_digit());
+    if !digits || (text.len() > 1 && text.starts_with('0')) {
         return None;
     }
     text.parse().ok()
@@ -287,10 +335,13 @@ impl Setup {
         let (board_text, reserve_text) = match fields[0].find('[') {
             Some(i) => {
                 let r = &fields[0][i + 1..];
-                let r = r
-                    .strip_suffix(']')
-                    .ok_or_else(|| FenError::BadReserve(r.to_string()))?;
-                (&fields[0][..i], Some(r))
+                let Some(end) = r.find(']') else {
+                    return Err(FenError::UnclosedReserve(r.to_string()));
+                };
+                if end + 1 < r.len() {
+                    return Err(FenError::AfterReserve(r[end + 1..].to_string()));
+                }
+                (&fields[0][..i], Some(&r[..end]))
             }
             None => (fields[0], None),
         };
@@ -315,9 +366,19 @@ impl Setup {
             while let Some(&c) = chars.peek() {
                 if c.is_ascii_digit() {
                     let mut n: usize = 0;
-                    while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
-                        n = n.saturating_mul(10).saturating_add(d as usize);
+                    let mut text = String::new();
+                    while let Some(&d) = chars.peek().filter(|c| c.is_ascii_digit()) {
+                        n = n
+                            .saturating_mul(10)
+                            .saturating_add(d.to_digit(10).expect("a digit") as usize);
+                        text.push(d);
                         chars.next();
+                    }
+                    if text.starts_with('0') {
+                        return Err(FenError::BadEmptyCount {
+                            rank: rank + 1,
+                            text,
+                        });
                     }
                     for f in file..file.saturating_add(n).min(geo.files() as usize) {
                         let sq = Square::new(f as u8, rank).expect("inside");
@@ -341,12 +402,24 @@ impl Setup {
                     continue;
                 }
                 let piece = parse_piece(rules, &mut chars)?;
-                let (state, moved, spell_end) = if chars.peek() == Some(&'{') {
+                let body = if chars.peek() == Some(&'{') {
                     chars.next();
-                    let body: String = chars.by_ref().take_while(|&c| c != '}').collect();
-                    parse_state(rules, &body)?
+                    let mut body = String::new();
+                    loop {
+                        match chars.next() {
+                            Some('}') => break Some(body),
+                            Some(c) => body.push(c),
+                            // The rank ended inside the braces.
+                            None => {
+                                return Err(FenError::UnclosedState {
+                                    rank: rank + 1,
+                                    text: body,
+                                })
+                            }
+                        }
+                    }
                 } else {
-                    (PieceState::default(), false, None)
+                    None
                 };
                 if file >= geo.files() as usize {
                     return Err(width_err(
@@ -357,6 +430,10 @@ impl Setup {
                 if !geo.contains(sq) {
                     return Err(FenError::NotAHole(sq));
                 }
+                let (state, moved, spell_end) = match body {
+                    Some(body) => parse_state(rules, sq, &body)?,
+                    None => (PieceState::default(), false, None),
+                };
                 pieces.push((sq, piece, state, moved));
                 if let Some(end) = spell_end {
                     spell_ends.push((sq, end));
@@ -367,6 +444,7 @@ impl Setup {
                 return Err(width_err(file));
             }
         }
+        check_links(&pieces)?;
         let mut reserve = Reserve::default();
         if let Some(r) = reserve_text {
             let mut chars = r.chars().peekable();
@@ -430,9 +508,25 @@ impl Setup {
     }
 }
 
+/// Checks that the link numbers of multi-square pieces run from 1 without a gap: `g3` needs a
+/// `g1` and a `g2` somewhere. Which squares a link may join is the game's to check.
+fn check_links(pieces: &[(Square, Piece, PieceState, bool)]) -> Result<(), FenError> {
+    let mut used = [false; 256];
+    for (_, _, st, _) in pieces {
+        used[st.link as usize] = true;
+    }
+    let highest = (1..=255u8).rev().find(|&n| used[n as usize]);
+    if let Some(found) = highest {
+        if let Some(missing) = (1..found).find(|&n| !used[n as usize]) {
+            return Err(FenError::LinkGap { found, missing });
+        }
+    }
+    Ok(())
+}
+
 /// Squares written one after another (`e3`, `e3e4`, `a10b9`).
 fn parse_square_list(text: &str) -> Option<Vec<Square>> {
-    crate::notation::split_squares(text)?
+    split_squares(text)?
         .into_iter()
         .map(Square::parse)
         .collect()
@@ -665,8 +759,28 @@ fn set_ep_from_fen(
         }
         bb.insert(t);
     }
-    if crate::movegen::ep_capturable(rules, pos, mover, bb) {
+    if super::position::ep_capturable(rules, pos, mover, bb) {
         pos.set_ep(bb, Some(victim));
     }
     Ok(())
+}
+
+/// Splits squares written one after another (`e3e4`, `a10b9`) at each file letter; `None` if
+/// the text does not start with a letter. Used for en-passant fields that list several squares.
+pub fn split_squares(text: &str) -> Option<Vec<&str>> {
+    let starts: Vec<usize> = text
+        .char_indices()
+        .filter(|(_, c)| c.is_ascii_lowercase())
+        .map(|(i, _)| i)
+        .collect();
+    if starts.first() != Some(&0) || !text.is_ascii() {
+        return None;
+    }
+    Some(
+        starts
+            .iter()
+            .enumerate()
+            .map(|(k, &a)| &text[a..starts.get(k + 1).copied().unwrap_or(text.len())])
+            .collect(),
+    )
 }

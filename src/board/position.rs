@@ -4,7 +4,7 @@
 
 use super::state::{PieceState, Reserve, Spell, StateTable};
 use super::zobrist;
-use crate::core::{Bitboard, Color, Piece, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
+use crate::core::{Bitboard, Color, KindSet, Piece, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
 use crate::rules::Rules;
 use std::fmt;
 
@@ -49,6 +49,28 @@ pub enum PositionError {
         partner: &'static str,
         partner_from: Square,
     },
+    /// A king in a player's reserve, where only captured pieces go: kings are never captured.
+    KingInReserve { color: Color, king: &'static str },
+    /// A neutral piece of a kind the third party does not have, on `square` or (`None`) in its
+    /// reserve; `owner` names the third party, `kinds` the kinds it has.
+    NeutralKind {
+        owner: &'static str,
+        piece: &'static str,
+        square: Option<Square>,
+        kinds: &'static str,
+    },
+    /// More pieces of a kind than a player ever has; `pieces` names them in the plural.
+    PieceCount {
+        color: Color,
+        pieces: &'static str,
+        found: u32,
+        most: u32,
+    },
+    /// A part of the board that is never empty is empty; `why` says what refills it.
+    EmptyArea {
+        area: &'static str,
+        why: &'static str,
+    },
     /// A variant-specific reason.
     Variant(String),
 }
@@ -77,6 +99,32 @@ impl fmt::Display for PositionError {
                 f,
                 "castling right '{right}' needs a {king} on {king_from} and a {partner} on {partner_from}"
             ),
+            PositionError::KingInReserve { color, king } => write!(
+                f,
+                "{} has a {king} in reserve, which holds only captured pieces, and a {king} is never captured",
+                color.name()
+            ),
+            PositionError::NeutralKind {
+                owner,
+                piece,
+                square,
+                kinds,
+            } => {
+                match square {
+                    Some(sq) => write!(f, "{owner} has a {piece} on {sq}")?,
+                    None => write!(f, "{owner} has a {piece} in reserve")?,
+                }
+                write!(f, ", and {owner}'s pieces are only {kinds}")
+            }
+            PositionError::PieceCount {
+                color,
+                pieces,
+                found,
+                most,
+            } => write!(f, "{} has {found} {pieces}, at most {most}", color.name()),
+            PositionError::EmptyArea { area, why } => {
+                write!(f, "the {area} is empty, which it never is: {why}")
+            }
             PositionError::Variant(s) => write!(f, "{s}"),
         }
     }
@@ -405,4 +453,25 @@ impl fmt::Debug for Position {
             self.occupied()
         )
     }
+}
+
+/// Whether a piece of `by` that takes part in en passant could capture onto one of `targets`.
+pub fn ep_capturable(rules: &Rules, pos: &Position, by: Color, targets: Bitboard) -> bool {
+    kinds_capture_onto(rules, pos, by, rules.en_passant, targets)
+}
+
+fn kinds_capture_onto(
+    rules: &Rules,
+    pos: &Position,
+    by: Color,
+    kinds: KindSet,
+    targets: Bitboard,
+) -> bool {
+    kinds.into_iter().any(|k| {
+        let theirs = pos.pieces(by, k);
+        theirs.nonempty()
+            && targets
+                .into_iter()
+                .any(|t| (rules.tables.leap_capturers(by, k, t) & theirs).nonempty())
+    })
 }

@@ -6,7 +6,7 @@
 use super::*;
 use crate::core::{Bitboard, Color, Geometry, Move, Piece, PieceKind, Square};
 use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
-use crate::variants::{Hooks, Pipeline, Variant};
+use crate::variants::{GameModule, Hooks, Pipeline, Presentation, SearchSwitches, Variant};
 
 fn sq(s: &str) -> Square {
     Square::parse(s).unwrap()
@@ -69,6 +69,10 @@ impl Hooks for StateGame {
         crate::movegen::validate_basic(self, pos)
     }
 }
+
+impl GameModule for StateGame {}
+impl SearchSwitches for StateGame {}
+impl Presentation for StateGame {}
 
 fn game() -> Pipeline<StateGame> {
     let geometry = Geometry::rectangle(10, 10)
@@ -466,4 +470,116 @@ fn fen_errors_say_what_is_wrong() {
     assert!(err("4k3/8/8/8/8/8/8/4K3 w - - x 1").contains("halfmove"));
     assert!(err("").contains("empty"));
     assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra more").contains("fields"));
+}
+
+/// Text that no position writes and that once read as something else: each is refused with an
+/// error that names the fault (issue 24).
+#[test]
+fn fen_text_faults_are_named() {
+    let g = game();
+    // The test game's board: 10x10, j10 a hole; `t` and `p` are its flags.
+    let fen = |last_rank: &str| format!("4k4*/10/10/10/10/10/10/10/10/{last_rank} w - - 0 1 0");
+    assert!(g.parse_fen(&fen("K8O{c3}")).is_ok());
+    // An unclosed brace on the last piece of the board field was read as closed.
+    assert_eq!(
+        g.parse_fen("4k4*/10/10/10/10/10/10/10/10/K8O{c3 w - - 0 1 0"),
+        Err(FenError::UnclosedState {
+            rank: 1,
+            text: "c3".into()
+        })
+    );
+    // Mid-board, the brace ran to the end of its rank, which was reported as too short.
+    let mid = g
+        .parse_fen("4k4*/10/10/10/10/10/2O{c32/10/10/4K5 w - - 0 1 0")
+        .unwrap_err();
+    assert_eq!(
+        mid,
+        FenError::UnclosedState {
+            rank: 4,
+            text: "c32".into()
+        }
+    );
+    assert_eq!(
+        mid.to_string(),
+        "FEN piece state '{c32' on rank 4 has no closing '}'"
+    );
+    // Leading zeros in a count of empty squares, and a count of 0.
+    assert_eq!(
+        g.parse_fen(&fen("K0009")),
+        Err(FenError::BadEmptyCount {
+            rank: 1,
+            text: "0009".into()
+        })
+    );
+    assert!(matches!(
+        g.parse_fen(&fen("K09")),
+        Err(FenError::BadEmptyCount { .. })
+    ));
+    assert!(matches!(
+        g.parse_fen(&fen("0K9")),
+        Err(FenError::BadEmptyCount { .. })
+    ));
+    // Counters and spell ends take no leading zero either.
+    assert!(matches!(
+        g.parse_fen(&fen("K8O{c03}")),
+        Err(FenError::BadState(_))
+    ));
+    assert!(matches!(
+        g.parse_fen(&fen("K8O{sd@09}")),
+        Err(FenError::BadState(_))
+    ));
+    assert!(g.parse_fen(&fen("K8O{sd@9}")).is_ok());
+    // Empty braces, an empty item, an item given twice.
+    assert_eq!(
+        g.parse_fen(&fen("K8O{}")),
+        Err(FenError::EmptyState(sq("j1")))
+    );
+    assert!(matches!(
+        g.parse_fen(&fen("K8O{c3,}")),
+        Err(FenError::BadState(_))
+    ));
+    assert_eq!(
+        g.parse_fen(&fen("K{t,t}9")),
+        Err(FenError::RepeatedState {
+            square: sq("a1"),
+            item: 't'
+        })
+    );
+    assert_eq!(
+        g.parse_fen(&fen("K8O{c1,c2}")),
+        Err(FenError::RepeatedState {
+            square: sq("j1"),
+            item: 'c'
+        })
+    );
+    assert!(g.parse_fen(&fen("K{t,p}9")).is_ok());
+    // Link numbers run from 1 without a gap.
+    assert_eq!(
+        g.parse_fen(&fen("K2Z{g3}Z{g3}5")),
+        Err(FenError::LinkGap {
+            found: 3,
+            missing: 1
+        })
+    );
+    assert_eq!(
+        g.parse_fen(&fen("K2Z{g1}Z{g1}Z{g3}Z{g3}3")),
+        Err(FenError::LinkGap {
+            found: 3,
+            missing: 2
+        })
+    );
+    assert!(g.parse_fen(&fen("K2Z{g2}Z{g2}Z{g1}Z{g1}3")).is_ok());
+    // A reserve without its `]` is reported as written, and text after the `]` by itself.
+    let unclosed = g
+        .parse_fen("4k4*/10/10/10/10/10/10/10/10/4K5[RR w - - 0 1 0")
+        .unwrap_err();
+    assert_eq!(unclosed, FenError::UnclosedReserve("RR".into()));
+    assert_eq!(unclosed.to_string(), "FEN reserve '[RR' has no closing ']'");
+    assert_eq!(
+        g.parse_fen("4k4*/10/10/10/10/10/10/10/10/4K5[RR]x w - - 0 1 0"),
+        Err(FenError::AfterReserve("x".into()))
+    );
+    assert!(g
+        .parse_fen("4k4*/10/10/10/10/10/10/10/10/4K5[RR] w - - 0 1 0")
+        .is_ok());
 }

@@ -3,8 +3,10 @@
 //! [`match_config`].
 
 use crate::arena::config::{engine_spec, pairs, EngineSpec};
-use crate::arena::stats::Sprt;
-use crate::arena::{self, DrawRule, MatchConfig, Openings, ResignRule, Tournament};
+use crate::arena::pgn;
+use crate::arena::stats::{EloModel, Sprt};
+use crate::arena::{self, BookEntry, DrawRule, MatchConfig, Openings, ResignRule, Tournament};
+use crate::notation::{parse_move, parse_san, Dialect};
 use crate::third_party::{self, Policy, ThirdParty};
 use crate::variants::{self, Variant};
 use std::path::PathBuf;
@@ -27,6 +29,12 @@ pub struct MatchArgs {
     /// Games per pairing and round.
     #[arg(long, default_value_t = 2)]
     games: u32,
+    /// Play each opening N times (2 if no N), colours alternating; off unless given.
+    #[arg(long, num_args = 0..=1, default_missing_value = "2")]
+    repeat: Option<u32>,
+    /// Draw a game by adjudication after this many moves per side (default: 500).
+    #[arg(long)]
+    maxmoves: Option<u32>,
     /// Rounds.
     #[arg(long, default_value_t = 1)]
     rounds: u32,
@@ -36,9 +44,13 @@ pub struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// file=F [format=epd|fen] [order=random|sequential]
+    /// file=F [format=epd|fen|pgn] [order=random|sequential] [plies=N] [start=N]
     #[arg(long, num_args = 1..)]
     openings: Vec<String>,
+    /// Skip, with a warning, opening lines that are not a legal position or move sequence,
+    /// instead of refusing the file.
+    #[arg(long)]
+    skip_bad_openings: bool,
     /// Seeded random legal plies from the start position, when there is no opening file.
     #[arg(long, default_value_t = 0)]
     random_plies: u32,
@@ -53,9 +65,16 @@ pub struct MatchArgs {
     /// The player the engine policy of --nature helps: white or black.
     #[arg(long, default_value = "white")]
     nature_favors: String,
-    /// Append the games to this PGN file.
-    #[arg(long)]
-    pgnout: Option<PathBuf>,
+    /// Append the games to this PGN file (cutechess-cli `FILE [min] [fi]` or fastchess
+    /// `file=FILE ...`).
+    #[arg(long, num_args = 1..)]
+    pgnout: Vec<String>,
+    /// Append each game's final position to this EPD file.
+    #[arg(long, num_args = 1..)]
+    epdout: Vec<String>,
+    /// Print the results table every N games (0: only at the end).
+    #[arg(long, default_value_t = 0)]
+    ratinginterval: u32,
     /// elo0=A elo1=B alpha=X beta=Y
     #[arg(long, num_args = 1..)]
     sprt: Vec<String>,
@@ -81,20 +100,66 @@ impl MatchArgs {
     }
 
     /// The PGN file the games are appended to, if any.
-    pub fn pgnout(&self) -> Option<&std::path::Path> {
-        self.pgnout.as_deref()
+    pub fn pgnout(&self) -> Result<Option<PathBuf>, String> {
+        out_file(&self.pgnout, "--pgnout")
     }
+
+    /// The EPD file the final positions are appended to, if any.
+    pub fn epdout(&self) -> Result<Option<PathBuf>, String> {
+        out_file(&self.epdout, "--epdout")
+    }
+
+    /// Print the table every this many games (0: never during the match).
+    pub fn rating_interval(&self) -> u32 {
+        self.ratinginterval
+    }
+}
+
+/// The file of `-pgnout`/`-epdout`: cutechess-cli's `FILE [min] [fi]` or fastchess's
+/// `file=FILE` among its `KEY=VALUE` words (the others are accepted and do not change the
+/// output).
+fn out_file(words: &[String], flag: &str) -> Result<Option<PathBuf>, String> {
+    let mut file = None;
+    for w in words {
+        match w.split_once('=') {
+            Some(("file", f)) => file = Some(PathBuf::from(f)),
+            Some((
+                "notation" | "nodes" | "seldepth" | "nps" | "hashfull" | "timeleft" | "latency"
+                | "match_line" | "append" | "min",
+                _,
+            )) => {}
+            Some((k, _)) => return Err(format!("{flag}: unknown key '{k}'")),
+            None if w == "min" || w == "fi" => {}
+            None if file.is_none() => file = Some(PathBuf::from(w)),
+            None => return Err(format!("{flag}: unexpected word '{w}'")),
+        }
+    }
+    if !words.is_empty() && file.is_none() {
+        return Err(format!("{flag} needs a file"));
+    }
+    Ok(file)
 }
 
 /// The match `a` describes, checked step by step; the first error in one line.
 pub fn match_config(a: &MatchArgs) -> Result<MatchConfig, String> {
-    let variant = variants::by_name(&a.variant).map_err(|e| e.to_string())?;
+    // cutechess-cli calls FIDE chess `standard`.
+    let name = if a.variant == "standard" {
+        "chess"
+    } else {
+        &a.variant
+    };
+    let variant = variants::by_name(name).map_err(|e| e.to_string())?;
     let engines = engines(a)?;
     let tournament = tournament(&a.tournament)?;
     if a.games == 0 || a.rounds == 0 {
         return Err("--games and --rounds must be at least 1".into());
     }
-    let openings = openings(&a.openings, a.random_plies, variant)?;
+    if a.repeat == Some(0) || a.maxmoves == Some(0) {
+        return Err("--repeat and --maxmoves must be at least 1".into());
+    }
+    a.pgnout()?;
+    a.epdout()?;
+    let openings = openings(&a.openings, a.random_plies, variant, a.skip_bad_openings)?;
     let sprt = sprt(&a.sprt, engines.len())?;
     let draw = draw_rule(&a.draw)?;
     let resign = resign_rule(&a.resign)?;
@@ -104,6 +169,8 @@ pub fn match_config(a: &MatchArgs) -> Result<MatchConfig, String> {
         third_party,
         engines,
         games: a.games,
+        repeat: a.repeat.unwrap_or(1),
+        max_moves: a.maxmoves,
         rounds: a.rounds,
         tournament,
         concurrency: a.concurrency.max(1),
@@ -150,11 +217,13 @@ fn tournament(name: &str) -> Result<Tournament, String> {
     }
 }
 
-/// `--openings` (a book of positions, each checked), or else `--random-plies`.
+/// `--openings` (a book of positions or of move sequences, each checked), or else
+/// `--random-plies`.
 fn openings(
     words: &[String],
     random_plies: u32,
-    variant: &dyn Variant,
+    variant: &'static dyn Variant,
+    skip_bad: bool,
 ) -> Result<Openings, String> {
     if words.is_empty() {
         return Ok(Openings::RandomPlies(random_plies));
@@ -166,13 +235,7 @@ fn openings(
     )
     .map_err(|e| e.to_string())?;
     let file = value(&kv, "file").ok_or("--openings needs file=PATH")?;
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("--openings: cannot read {file}: {e}"))?;
-    let epd = match value(&kv, "format").unwrap_or("epd") {
-        "epd" => true,
-        "fen" => false,
-        f => return Err(format!("--openings format={f}: expected epd or fen")),
-    };
+    let format = value(&kv, "format").unwrap_or(if file.ends_with(".pgn") { "pgn" } else { "epd" });
     let random = match value(&kv, "order").unwrap_or("sequential") {
         "random" => true,
         "sequential" => false,
@@ -182,35 +245,146 @@ fn openings(
             ))
         }
     };
-    let fens = book_fens(&text, epd);
-    if fens.is_empty() {
-        return Err(format!("--openings: {file} has no positions"));
+    let plies = value(&kv, "plies")
+        .map(|v| number::<usize>("--openings", "plies", v))
+        .transpose()?
+        .unwrap_or(usize::MAX);
+    let start = value(&kv, "start")
+        .map(|v| number::<usize>("--openings", "start", v))
+        .transpose()?
+        .unwrap_or(1);
+    if start == 0 {
+        return Err("--openings start=0: openings are numbered from 1".into());
     }
-    for (i, f) in fens.iter().enumerate() {
-        variant
-            .parse_fen(f)
-            .map_err(|e| format!("--openings: {file} position {}: {e}", i + 1))?;
+    match value(&kv, "policy").unwrap_or("default") {
+        "default" | "encounter" | "round" => {}
+        p => {
+            return Err(format!(
+                "--openings policy={p}: expected default, encounter or round"
+            ))
+        }
     }
-    Ok(Openings::Book { fens, random })
+    let bytes = std::fs::read(file).map_err(|e| format!("--openings: cannot read {file}: {e}"))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let read = match format {
+        "epd" | "fen" => epd_book(&text, format == "epd", variant),
+        "pgn" => pgn_book(&text, variant, plies),
+        f => return Err(format!("--openings format={f}: expected epd, fen or pgn")),
+    };
+    let mut entries = Vec::new();
+    for item in read {
+        match item {
+            Ok(e) => entries.push(e),
+            Err((line, why)) if skip_bad => {
+                eprintln!("warning: --openings: {file}:{line}: {why}; skipped")
+            }
+            Err((line, why)) => {
+                return Err(format!(
+                    "--openings: {file}:{line}: {why} (--skip-bad-openings skips such lines)"
+                ))
+            }
+        }
+    }
+    if entries.is_empty() {
+        return Err(format!("--openings: {file} has no usable opening"));
+    }
+    Ok(Openings::Book {
+        start: (start - 1) % entries.len(),
+        entries,
+        random,
+    })
 }
 
-/// The positions of an opening file, skipping blank and `#` lines; an EPD line's first four
+/// A book line's opening, or its line number and what is wrong with it.
+type BookItem = Result<BookEntry, (usize, String)>;
+
+/// The positions of an EPD or FEN file, skipping blank and `#` lines; an EPD line's first four
 /// fields, with move counters `0 1`.
-fn book_fens(text: &str, epd: bool) -> Vec<String> {
+fn epd_book(text: &str, epd: bool, variant: &dyn Variant) -> Vec<BookItem> {
     text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            if epd {
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .map(|(line, l)| {
+            let fen = if epd {
                 format!(
                     "{} 0 1",
                     l.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
                 )
             } else {
                 l.to_string()
+            };
+            match variant.parse_fen(&fen) {
+                Ok(_) => Ok(BookEntry {
+                    fen,
+                    moves: Vec::new(),
+                }),
+                Err(e) => Err((line, format!("not a position of {}: {e}", variant.name()))),
             }
         })
         .collect()
+}
+
+/// The games of a PGN file as openings: their first `plies` moves (coordinate notation or
+/// SAN), from the start position or the game's `FEN` tag.
+fn pgn_book(text: &str, variant: &'static dyn Variant, plies: usize) -> Vec<BookItem> {
+    let starts = pgn_game_lines(text);
+    pgn::read(text)
+        .iter()
+        .enumerate()
+        .map(|(k, g)| {
+            let line = starts.get(k).copied().unwrap_or(1);
+            let (fen, mut pos) = match g.tag("FEN") {
+                Some(f) => match variant.parse_fen(f) {
+                    Ok(p) => (f.to_string(), p),
+                    Err(e) => return Err((line, format!("FEN tag: {e}"))),
+                },
+                None => (
+                    variant.rules().spec.start_fen.to_string(),
+                    variant.start_position(),
+                ),
+            };
+            let mut moves = Vec::new();
+            for (n, token) in g.moves.iter().take(plies).enumerate() {
+                // Move numbers written against the move: `3.Nf3`, `3...Nc6`.
+                let token = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+                if token.is_empty() || token.starts_with('$') {
+                    continue;
+                }
+                let m = parse_move(variant, &pos, Dialect::Uci, token)
+                    .or_else(|_| parse_san(variant, &pos, Dialect::Uci, token))
+                    .map_err(|e| (line, format!("game {}, ply {}: {e}", k + 1, n + 1)))?;
+                pos = variant.play(&pos, m);
+                moves.push(m);
+            }
+            Ok(BookEntry { fen, moves })
+        })
+        .collect()
+}
+
+/// The line (from 1) where each game of a PGN text starts: its first tag, or its first move
+/// text when it has no tags.
+fn pgn_game_lines(text: &str) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut in_tags = false;
+    let mut in_moves = false;
+    for (i, l) in text.lines().enumerate() {
+        let l = l.trim();
+        if l.starts_with('[') && l.ends_with(']') {
+            if !in_tags {
+                starts.push(i + 1);
+            }
+            in_tags = true;
+            in_moves = false;
+        } else if !l.is_empty() {
+            if !in_tags && !in_moves {
+                starts.push(i + 1);
+            }
+            in_tags = false;
+            in_moves = true;
+        }
+    }
+    starts
 }
 
 /// `--sprt`, which needs exactly two engines.
@@ -218,17 +392,29 @@ fn sprt(words: &[String], engines: usize) -> Result<Option<Sprt>, String> {
     if words.is_empty() {
         return Ok(None);
     }
-    let kv =
-        pairs(words, "--sprt", &["elo0", "elo1", "alpha", "beta"]).map_err(|e| e.to_string())?;
+    let kv = pairs(words, "--sprt", &["elo0", "elo1", "alpha", "beta", "model"])
+        .map_err(|e| e.to_string())?;
+    let model = match value(&kv, "model").unwrap_or("logistic") {
+        "logistic" => EloModel::Logistic,
+        "normalized" => EloModel::Normalized,
+        m => return Err(format!("--sprt model={m}: expected logistic or normalized")),
+    };
     let get = |k: &str, d: f64| value(&kv, k).map_or(Ok(d), |v| number::<f64>("--sprt", k, v));
     let s = Sprt {
         elo0: get("elo0", 0.0)?,
         elo1: get("elo1", 5.0)?,
         alpha: get("alpha", 0.05)?,
         beta: get("beta", 0.05)?,
+        model,
     };
-    if !(s.alpha > 0.0 && s.alpha < 1.0 && s.beta > 0.0 && s.beta < 1.0 && s.elo1 > s.elo0) {
-        return Err("--sprt: need 0 < alpha, beta < 1 and elo1 > elo0".into());
+    if s.elo0 >= s.elo1 {
+        return Err(format!(
+            "--sprt: elo0={} must be below elo1={}",
+            s.elo0, s.elo1
+        ));
+    }
+    if !(s.alpha > 0.0 && s.alpha < 1.0 && s.beta > 0.0 && s.beta < 1.0) {
+        return Err("--sprt: alpha and beta must lie strictly between 0 and 1".into());
     }
     if engines != 2 {
         return Err("--sprt needs exactly two engines".into());
@@ -256,11 +442,18 @@ fn resign_rule(words: &[String]) -> Result<Option<ResignRule>, String> {
     if words.is_empty() {
         return Ok(None);
     }
-    let kv = pairs(words, "--resign", &["movecount", "score"]).map_err(|e| e.to_string())?;
+    let kv =
+        pairs(words, "--resign", &["movecount", "score", "twosided"]).map_err(|e| e.to_string())?;
     let get = |k: &str, d: &'static str| value(&kv, k).unwrap_or(d).to_string();
+    let twosided = match value(&kv, "twosided").unwrap_or("false") {
+        "true" => true,
+        "false" => false,
+        t => return Err(format!("--resign twosided={t}: expected true or false")),
+    };
     Ok(Some(ResignRule {
         movecount: number("--resign", "movecount", &get("movecount", "3"))?,
         score: number("--resign", "score", &get("score", "800"))?,
+        twosided,
     }))
 }
 

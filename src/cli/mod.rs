@@ -3,12 +3,14 @@
 //! sits above `protocol`, `arena` and `gui`, beside `main`, and nothing below imports it.
 
 mod bench;
+mod cutechess;
 mod match_config;
 mod match_run;
 mod perft;
 mod pgn_check;
 
 pub use bench::bench;
+pub use cutechess::translate as cutechess_args;
 pub use match_config::{match_config, MatchArgs};
 pub use match_run::run_match;
 pub use perft::{perft, MAX_PERFT_DEPTH};

@@ -22,6 +22,11 @@ pub(super) struct Worker<'a> {
     unpublished: u64,
     pub(super) seldepth: usize,
     pub(super) aborted: bool,
+    /// Depth of the iteration being searched.
+    pub(super) root_depth: u32,
+    /// Plies below the horizon and quiet moves among them, in the quiescence line being searched.
+    pub(super) quiesce_plies: u32,
+    pub(super) quiesce_quiet: u32,
     /// Hashes of the game before the root and of the path from the root.
     pub(super) path: Vec<u64>,
     pub(super) pv: Vec<Vec<Move>>,
@@ -29,7 +34,6 @@ pub(super) struct Worker<'a> {
     pub(super) history: Vec<i32>,
     pub(super) pawn_kinds: KindSet,
     pub(super) allow_null: bool,
-    pub(super) allow_reductions: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -44,13 +48,15 @@ impl<'a> Worker<'a> {
             unpublished: 0,
             seldepth: 0,
             aborted: false,
+            root_depth: 0,
+            quiesce_plies: 0,
+            quiesce_quiet: 0,
             path: history.to_vec(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             killers: [[Move::NULL; 2]; MAX_PLY],
             history: vec![0; NUM_SQUARES * NUM_SQUARES],
             pawn_kinds,
-            allow_null: shared.variant.null_move_allowed(),
-            allow_reductions: shared.variant.reductions_allowed(),
+            allow_null: shared.variant.switches().null_move_allowed(),
         }
     }
 
@@ -129,6 +135,7 @@ impl<'a> Worker<'a> {
         let window = self
             .shared
             .variant
+            .rulings()
             .repetition_window(pos)
             .min(self.path.len());
         self.path[self.path.len() - window..]
@@ -144,7 +151,7 @@ impl<'a> Worker<'a> {
         if pos.turn() == Color::Neutral && tp.policy == Policy::Engine {
             tp.favors
         } else {
-            self.shared.variant.point_of_view(pos)
+            self.shared.variant.rulings().point_of_view(pos)
         }
     }
 
@@ -163,7 +170,7 @@ impl<'a> Worker<'a> {
     pub(super) fn static_eval(&self, pos: &Position) -> i32 {
         let variant = self.shared.variant;
         let pov = self.pov(pos);
-        let extra = variant.evaluate_extra(pos);
+        let extra = variant.switches().evaluate_extra(pos);
         let extra = if pov == Color::Black { -extra } else { extra };
         self.eval.evaluate(variant.rules(), pos, pov) + extra
     }
@@ -182,6 +189,7 @@ impl<'a> Worker<'a> {
     pub(super) fn material_gain(&self, pos: &Position, m: Move) -> i32 {
         self.shared
             .variant
+            .rulings()
             .material_gain(pos, m, &|k| self.eval.value(k))
     }
 }

@@ -156,8 +156,10 @@ fn invalid(text: String) -> PositionError {
 /// What a FEN may hold (RULINGS §10 item 5): Slaves, Chariots and Mercenaries only in the World,
 /// Sethlings only in the Twelve Hours, no High Priest there, `{x}` only on a Pharaoh, Warrior or
 /// Chariot in the World or Limbo, at most one Pharaoh a side, never one White or Black piece
-/// alone in the Twelve Hours; grey only the Mercenary and the Sethling. A Slave stands on no
-/// square it would have been freed on, a Mercenary on no first rank.
+/// alone in the Twelve Hours and never an empty Twelve Hours (it starts with four Sethlings, a
+/// capture there leaves the capturer, and Redemption puts the Sethlings back); grey only the
+/// Mercenary and the Sethling. A Slave stands on no square it would have been freed on, a
+/// Mercenary on no first rank.
 pub fn validate(pos: &Position) -> Result<(), PositionError> {
     let twelve = TWELVE_HOURS;
     for sq in pos.occupied() {
@@ -207,6 +209,13 @@ pub fn validate(pos: &Position) -> Result<(), PositionError> {
         }
     }
     let in_twelve = pos.occupied() & twelve;
+    if in_twelve.is_empty() {
+        return Err(PositionError::EmptyArea {
+            area: "Twelve Hours",
+            why: "a capture there leaves the capturer, and Redemption of a lone piece puts \
+                  the four Sethlings back",
+        });
+    }
     if in_twelve.count() == 1 && (in_twelve & pos.color_bb(Color::Neutral)).is_empty() {
         let sq = in_twelve.first().expect("one piece");
         return Err(invalid(format!(

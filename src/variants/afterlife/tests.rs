@@ -16,8 +16,8 @@ fn mover_lost(v: &dyn Variant, before: &Position, after: &Position) -> bool {
     let mut moves = MoveList::new();
     v.legal_moves(after, &mut moves);
     matches!(
-        v.outcome(after, moves.len(), &[]),
-        Some(Outcome::Win { winner, .. }) if winner != v.point_of_view(before)
+        v.rulings().outcome(after, moves.len(), &[]),
+        Some(Outcome::Win { winner, .. }) if winner != v.rulings().point_of_view(before)
     )
 }
 
@@ -46,7 +46,10 @@ fn the_search_keeps_its_pharaoh() {
             .iter()
             .filter(|&&m| mover_lost(v, &pos, &v.play(&pos, m)))
             .count();
-        if losing == 0 || losing == moves.len() || v.outcome(&pos, moves.len(), &[]).is_some() {
+        if losing == 0
+            || losing == moves.len()
+            || v.rulings().outcome(&pos, moves.len(), &[]).is_some()
+        {
             continue;
         }
         tested += 1;
@@ -76,7 +79,8 @@ fn the_search_keeps_its_pharaoh() {
 fn state_labels_in_the_games_words() {
     let labels = |v: &dyn Variant, fen: &str, sq: &str| -> Vec<String> {
         let pos = v.parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        v.describe_state(&pos, Square::parse(sq).unwrap())
+        v.presentation()
+            .describe_state(v.rules(), &pos, Square::parse(sq).unwrap())
     };
     let badges = |l: Vec<String>| -> Vec<String> {
         l.iter()
@@ -122,6 +126,50 @@ fn state_labels_in_the_games_words() {
         badges(labels(optional, &format!("{limbo_f} w - - 0 1"), "f7")),
         ["to the Twelve Hours", "may leave now"]
     );
-    assert_eq!(v.neutral_name(), "Grey");
-    assert!(v.legend_notes().iter().any(|(l, _)| *l == 'W'));
+    assert_eq!(v.presentation().neutral_name(), "Grey");
+    assert!(v
+        .presentation()
+        .legend_notes()
+        .iter()
+        .any(|(l, _)| *l == 'W'));
+}
+
+/// The Twelve Hours is never empty (RULINGS §3.3, §10 item 3): it starts with four Sethlings, a
+/// capture there leaves its capturer, and Redemption of a lone piece puts the Sethlings back. A
+/// FEN with it empty is refused (it was accepted), while every position random play reaches,
+/// in both games, keeps a piece there and reads back from its FEN.
+#[test]
+fn the_twelve_hours_is_never_empty() {
+    use crate::board::{FenError, PositionError};
+    let empty =
+        "wphw*1*****/ssss*******/4*1*****/1_M_M1*1*****/4*1*1**1/SSSS*1*4/WHPW*1*1**1 w - - 0 1";
+    let mut redeemed = false;
+    for v in [get() as &dyn Variant, get_optional_limbo()] {
+        assert!(matches!(
+            v.parse_fen(empty),
+            Err(FenError::Position(PositionError::EmptyArea {
+                area: "Twelve Hours",
+                ..
+            }))
+        ));
+        let mut rng = crate::core::rng::SplitMix(24);
+        for _ in 0..300 {
+            let mut pos = v.start_position();
+            for _ in 0..120 {
+                let mut moves = MoveList::new();
+                v.legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let next = v.play(&pos, moves.as_slice()[rng.below(moves.len())]);
+                let count = |p: &Position| (p.occupied() & TWELVE_HOURS).count();
+                assert!(count(&next) > 0, "{} empties the Twelve Hours", v.fen(&pos));
+                redeemed |= count(&pos) == 2 && count(&next) == 4;
+                let fen = v.fen(&next);
+                assert!(v.parse_fen(&fen).is_ok(), "{fen} is refused");
+                pos = next;
+            }
+        }
+    }
+    assert!(redeemed, "no playout reached a Redemption");
 }

@@ -16,6 +16,7 @@
 mod nature;
 
 use super::chess::{self, KING, NAMED, PAWN};
+use super::{Bench, GameModule, Presentation, SearchSwitches};
 use super::{EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
 use crate::board::{Effects, FenError, Position, PositionError, Setup};
 use crate::core::{Bitboard, ByColor, Color, Move, MoveKind, MoveList, PieceKind, Square};
@@ -185,13 +186,18 @@ const LEGEND: &[(char, &str)] = &[
     (' ', "Nature's check binds only from the fourth real ply after it acted (counter 3 or more). Checkmate by the opponent wins; Nature-checkmate and stalemate draw."),
 ];
 
+impl GameModule for Chaos {
+    const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
+
+    const BENCH: Bench = Bench {
+        depth: Bench::DEFAULT_DEPTH,
+        positions: &[START_FEN, BENCH_MIDGAME, BENCH_NATURE],
+    };
+}
+
 impl Hooks for Chaos {
     fn rules(&self) -> &Rules {
         &self.rules
-    }
-
-    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
-        NAMED
     }
 
     // ---- Turns (§11 item 1) ----
@@ -244,7 +250,9 @@ impl Hooks for Chaos {
                 let ply = 2 * pos.fullmove().saturating_sub(1) + u16::from(next == Color::Black);
                 pos.set_ply(ply);
             }
-            (Color::Neutral, None) => return Err(FenError::BadTurn("n".into())),
+            (Color::Neutral, None) => {
+                return Err(FenError::NeutralTurnNeedsField { forms: "5w or 5b" })
+            }
             (_, None) => pos.set_turn_state(0),
             (_, Some(t)) => {
                 let c: u8 = t.parse().map_err(|_| bad())?;
@@ -386,27 +394,9 @@ impl Hooks for Chaos {
         }
     }
 
-    // ---- Search ----
-
-    /// A player's reserve is worth most of its pieces' value (each costs a move to bring back).
-    fn evaluate_extra(&self, pos: &Position) -> i32 {
-        let value = |c: Color| -> i32 {
-            PieceKind::all(self.rules.num_kinds())
-                .map(|k| {
-                    i32::from(pos.reserve().count(c, k)) * self.rules.kinds[k.index()].spec.value
-                })
-                .sum()
-        };
-        (value(Color::White) - value(Color::Black)) * RESERVE_WORTH_PERCENT / 100
-    }
-
     /// Nature's plies do not count in the halfmove clock, so the window counts them apart.
     fn repetition_window(&self, pos: &Position) -> usize {
         2 * pos.halfmove_clock() as usize + 1
-    }
-
-    fn bench_positions(&self) -> &'static [&'static str] {
-        &[START_FEN, BENCH_MIDGAME, BENCH_NATURE]
     }
 
     // ---- Positions (§11 items 7, 9) ----
@@ -420,6 +410,7 @@ impl Hooks for Chaos {
     /// The FIDE checks; on Nature's turn, the player who moved last may not be in check by the
     /// other player (Nature may attack him).
     fn validate(&self, pos: &Position) -> Result<(), PositionError> {
+        nature::check_pieces(&self.rules, pos)?;
         movegen::validate_basic(self, pos)?;
         let last = next_player(pos).opponent();
         if pos.turn() == Color::Neutral && self.attacked_by_enemy(pos, last, Method::Fast) {
@@ -443,7 +434,7 @@ impl Hooks for Chaos {
     /// draws.
     fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
         if legal_count > 0 {
-            return super::hooks::fide_outcome(self, pos, legal_count, history);
+            return crate::movegen::fide_outcome(self, pos, legal_count, history);
         }
         if pos.turn() == Color::Neutral {
             let after_pass = movegen::play(self, pos, Move::pass());
@@ -451,6 +442,26 @@ impl Hooks for Chaos {
         }
         Some(self.no_move_outcome(pos))
     }
+}
+
+impl SearchSwitches for Chaos {
+    // ---- Search ----
+
+    /// A player's reserve is worth most of its pieces' value (each costs a move to bring back).
+    fn evaluate_extra(&self, pos: &Position) -> i32 {
+        let value = |c: Color| -> i32 {
+            PieceKind::all(self.rules.num_kinds())
+                .map(|k| {
+                    i32::from(pos.reserve().count(c, k)) * self.rules.kinds[k.index()].spec.value
+                })
+                .sum()
+        };
+        (value(Color::White) - value(Color::Black)) * RESERVE_WORTH_PERCENT / 100
+    }
+}
+
+impl Presentation for Chaos {
+    // ---- Text ----
 
     fn legend_notes(&self) -> &'static [(char, &'static str)] {
         LEGEND

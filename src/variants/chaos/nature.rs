@@ -3,8 +3,8 @@
 //! plies, en passant across them (§11 item 7), and the players' reintroductions of the pieces it
 //! took (§11 item 6).
 
-use super::{Chaos, KING};
-use crate::board::Position;
+use super::{Chaos, KING, PAWN};
+use crate::board::{Position, PositionError};
 use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, Piece, PieceKind, Square};
 use crate::movegen::{self, reference, Method};
 use crate::rules::{Direction, Rules};
@@ -18,6 +18,36 @@ pub fn may_act(chaos: &Chaos, pos: &Position) -> bool {
     let mut moves = MoveList::new();
     movegen::legal(chaos, &after_pass, in_check, &mut moves);
     !moves.is_empty()
+}
+
+/// Checks the pieces a position of this game can hold: no King in any reserve (only Nature's
+/// captures fill a player's reserve, and kings are never captured: §5.4 item 6, §11 item 6), and
+/// Nature has only Queens, Rooks, Bishops and Knights, on the board and in its pool (§5.2, §11
+/// item 12: no Advanced Rules, so no Nature King or Pawn).
+pub fn check_pieces(rules: &Rules, pos: &Position) -> Result<(), PositionError> {
+    for c in Color::PLAYERS {
+        if pos.reserve().count(c, KING) > 0 {
+            return Err(PositionError::KingInReserve {
+                color: c,
+                king: rules.pieces()[KING.index()].spec.name,
+            });
+        }
+    }
+    let not_nature = |kind: PieceKind, square: Option<Square>| PositionError::NeutralKind {
+        owner: "Nature",
+        piece: rules.pieces()[kind.index()].spec.name,
+        square,
+        kinds: "queens, rooks, bishops and knights",
+    };
+    for kind in [KING, PAWN] {
+        if let Some(sq) = pos.pieces(Color::Neutral, kind).first() {
+            return Err(not_nature(kind, Some(sq)));
+        }
+        if pos.reserve().count(Color::Neutral, kind) > 0 {
+            return Err(not_nature(kind, None));
+        }
+    }
+    Ok(())
 }
 
 /// Real pieces a Nature piece may not attack from where it is introduced: every K, Q, R, B and

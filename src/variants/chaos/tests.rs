@@ -39,7 +39,11 @@ fn ruling_example() {
 #[test]
 fn the_turn_notes_follow_the_counter() {
     let v = chaos();
-    let notes = |fen: &str| v.describe_turn(&v.parse_fen(fen).unwrap()).join(" | ");
+    let notes = |fen: &str| {
+        v.presentation()
+            .describe_turn(&v.parse_fen(fen).unwrap())
+            .join(" | ")
+    };
     let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[_Q_R_B_N]";
     let start = notes(&format!("{board} w KQkq - 0 1 0"));
     assert!(start.contains("counter 0 of 5"), "{start}");
@@ -58,7 +62,7 @@ fn the_turn_notes_follow_the_counter() {
     assert!(four.contains("binds: Black"), "{four}");
     let nature = notes(&format!("{board} n KQkq - 0 3 5b"));
     assert_eq!(nature, "Nature acts or passes now; then Black moves");
-    assert_eq!(v.neutral_name(), "Nature");
+    assert_eq!(v.presentation().neutral_name(), "Nature");
 }
 
 /// The search does not walk into a Nature check that becomes binding: White, a Knight up, has
@@ -95,7 +99,71 @@ fn the_search_avoids_a_binding_nature_check() {
     v.legal_moves(&next, &mut moves);
     assert!(moves.is_empty());
     assert!(matches!(
-        v.outcome(&next, 0, &[]),
+        v.rulings().outcome(&next, 0, &[]),
         Some(Outcome::Draw { .. })
     ));
+}
+
+/// Positions no game reaches are refused with their reason: a King in a reserve (only Nature's
+/// captures fill one, and kings are never captured: RULINGS §5.4 item 6, §11 item 6), and a
+/// Nature King or Pawn on the board or in the pool (§5.2, §11 item 12). Nature's turn without
+/// the seventh field says what is missing.
+#[test]
+fn impossible_positions_are_refused() {
+    use crate::board::{FenError, PositionError};
+    let v = chaos();
+    let refused = |fen: &str| v.parse_fen(fen).expect_err(fen);
+    // Each of these was accepted; with `[K]`, `K@e1` then put a second White King on the board.
+    assert_eq!(
+        refused("4k3/8/8/8/8/8/8/3K4[K] w - - 0 1 0"),
+        FenError::Position(PositionError::KingInReserve {
+            color: Color::White,
+            king: "king"
+        })
+    );
+    assert_eq!(
+        refused("4k3/8/8/8/8/8/8/3K4[k] w - - 0 1 0"),
+        FenError::Position(PositionError::KingInReserve {
+            color: Color::Black,
+            king: "king"
+        })
+    );
+    let nature = |piece, square: Option<&str>| {
+        FenError::Position(PositionError::NeutralKind {
+            owner: "Nature",
+            piece,
+            square: square.map(|s| Square::parse(s).unwrap()),
+            kinds: "queens, rooks, bishops and knights",
+        })
+    };
+    assert_eq!(
+        refused("4k3/8/8/8/8/8/8/3K4[_K] w - - 0 1 0"),
+        nature("king", None)
+    );
+    assert_eq!(
+        refused("4k3/8/8/8/8/8/8/3K4[_P] w - - 0 1 0"),
+        nature("pawn", None)
+    );
+    assert_eq!(
+        refused("4k3/8/8/3_K4/8/8/8/3K4 w - - 0 1 0"),
+        nature("king", Some("d5"))
+    );
+    assert_eq!(
+        refused("4k3/8/8/3_P4/8/8/8/3K4 w - - 0 1 0"),
+        nature("pawn", Some("d5"))
+    );
+    assert_eq!(
+        refused("4k3/8/8/8/8/8/8/3K4[_Q] n - - 0 1").to_string(),
+        "FEN side to move is 'n', the third party, which needs the seventh field (5w or 5b) to say \
+         who moves after it"
+    );
+    // What play does reach is still read: returned pawns and pieces of both players, Nature's
+    // four kinds on the board and in its pool, Nature to move with the field.
+    for fen in [
+        "4k3/8/8/8/8/8/8/3K4[QPqp_Q_R] w - - 0 1 0",
+        "4k3/8/2_N5/3_B4/8/8/8/3K4[Rb_Q_R] b - - 0 1 3",
+        "4k3/8/8/8/8/8/8/3K4[_Q] n - - 0 1 5w",
+    ] {
+        v.parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    }
 }

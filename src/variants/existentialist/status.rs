@@ -256,6 +256,7 @@ pub fn validate(game: &Existentialist, pos: &Position) -> Result<(), PositionErr
                 .or_else(|why| bad(sq, &why))?;
         }
     }
+    one_archer_each(pos)?;
     for sq in shields(pos) {
         let shield = shield_of(pos, sq);
         if !(2..=3).contains(&shield.count()) || !in_line(shield) {
@@ -270,6 +271,29 @@ pub fn validate(game: &Existentialist, pos: &Position) -> Result<(), PositionErr
             .ranks_of(pos.piece_at(sq).color(), &[0, 1, 2, 3, 4]);
         if (shield & !own_half).nonempty() {
             return bad(sq, "is part of a shield beyond its owner's fifth rank");
+        }
+    }
+    Ok(())
+}
+
+/// Checks that no side has more than its one Archer (RULINGS §1.4 item 10), free, as the
+/// Archer/Zednick, or carried by a host; pawns never promote to one. Run after the
+/// attachments are checked, so a carried Archer has its host's colour.
+fn one_archer_each(pos: &Position) -> Result<(), PositionError> {
+    for c in Color::PLAYERS {
+        let carried = pos
+            .states()
+            .iter()
+            .filter(|(_, st)| st.attached == Piece::new(c, ARCHER))
+            .count();
+        let found = pos.pieces(c, ARCHER).count() + carried as u32;
+        if found > 1 {
+            return Err(PositionError::PieceCount {
+                color: c,
+                pieces: "Archers (free or carried)",
+                found,
+                most: 1,
+            });
         }
     }
     Ok(())
@@ -357,4 +381,49 @@ fn check_spell(
         return Err("must move, which only a Hyena of the side to move can".into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod validation_tests {
+    use crate::board::{FenError, PositionError};
+    use crate::core::Color;
+    use crate::variants::Variant;
+
+    /// Each side has one Archer (RULINGS §1.4 item 10) and no pawn promotes to one: a second,
+    /// free or carried, is refused (these were accepted and played).
+    #[test]
+    fn one_archer_a_side() {
+        let v = super::super::get();
+        let two = |color| {
+            FenError::Position(PositionError::PieceCount {
+                color,
+                pieces: "Archers (free or carried)",
+                found: 2,
+                most: 1,
+            })
+        };
+        let cases = [
+            // The start with the King carrying a second Archer.
+            (
+                "dscvokvcsd/ytlhxazjty/pppppppppp/10/10/10/10/PPPPPPPPPP/YTLHXAZJTY/DSCVOK{aA}VCSD w KQkq - 0 1",
+                Color::White,
+            ),
+            // Two hosts.
+            ("9k/10/10/10/10/10/10/10/10/K{aA}S{aA}8 w - - 0 1", Color::White),
+            // The Archer/Zednick and a host.
+            ("9k/10/10/10/10/10/10/10/4a{az}5/K{aA}4s{aa}4 w - - 0 1", Color::Black),
+            // Two free Archers.
+            ("9k/10/10/10/10/10/10/10/10/K3A3A1 b - - 0 1", Color::White),
+        ];
+        for (fen, color) in cases {
+            assert_eq!(v.parse_fen(fen).unwrap_err(), two(color), "{fen}");
+        }
+        for fen in [
+            "9k/10/10/10/10/10/10/10/10/K{aA}9 w - - 0 1",
+            "9k/10/10/10/10/10/10/10/4a{az}5/K{aA}9 w - - 0 1",
+            "9k/10/10/10/10/10/10/10/9a/K3A5 w - - 0 1",
+        ] {
+            v.parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        }
+    }
 }
