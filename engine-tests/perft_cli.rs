@@ -18,7 +18,7 @@ fn temp_dir(test: &str) -> PathBuf {
 }
 
 /// The one stdout line about `depth`.
-fn line_for<'a>(stdout: &'a str, depth: u32) -> &'a str {
+fn line_for(stdout: &str, depth: u32) -> &str {
     let key = format!("depth {depth:>2} ");
     let lines: Vec<&str> = stdout.lines().filter(|l| l.contains(&key)).collect();
     assert_eq!(lines.len(), 1, "one line for depth {depth}:\n{stdout}");
