@@ -627,3 +627,80 @@ fn uci_stdout_clean_with_logging_enabled() {
     e.sync();
     e.finish(); // checks every stdout line is a UCI line
 }
+
+/// Every `go` is answered with exactly one `bestmove`: an unknown token is ignored and a value
+/// that does not parse is taken as absent (as the UCI text says and Stockfish does), each with
+/// an `info string`; a negative clock counts as none left. Lines without a limit that still
+/// holds are stopped.
+#[test]
+fn uci_go_with_unknown_or_unparsable_tokens_is_answered_once() {
+    let cases: [(&str, bool, bool); 9] = [
+        // (line, whether it needs `stop`, whether an `info string` says what was ignored)
+        ("go pon", true, true),
+        ("go depth 2 pon", false, true),
+        ("go depth abc", true, true),
+        ("go depth abc nodes 3000", false, true),
+        ("go depth infinite", true, true),
+        ("go movetime x1 depth 2", false, true),
+        ("go searchmoves zz e2e4 depth 2", false, true),
+        ("go wtime -100 btime -100", false, false),
+        ("go depth 99999999999999999999999 nodes 3000", false, false),
+    ];
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    for (line, needs_stop, warns) in cases {
+        e.send(line);
+        if needs_stop {
+            e.pause(Duration::from_millis(200));
+            e.send("stop");
+        }
+        let (lines, best) = bestmove(&mut e, START_FEN, &[], DEADLINE);
+        let warned = lines.iter().any(|l| l.starts_with("info string"));
+        if warned != warns {
+            e.fail(&format!("{line:?}: info string {warned}, expected {warns}"));
+        }
+        if line.contains("searchmoves") && best != "e2e4" {
+            e.fail(&format!(
+                "{line:?}: bestmove {best}, not the one searchmove e2e4"
+            ));
+        }
+        let after = e.sync();
+        if after.iter().any(|l| is_bestmove(l)) {
+            e.fail(&format!("{line:?}: a second bestmove"));
+        }
+    }
+    e.finish();
+}
+
+/// `hashfull` is the table's fill in per mille: within 0-1000, never falling during a search
+/// (entries of the running search are only ever replaced by others of it), and above 0 once a
+/// one-MiB table (65,536 entries) has taken tens of thousands of writes.
+#[test]
+fn uci_hashfull_reports_the_fill() {
+    let mut e = Engine::uci();
+    e.send("setoption name Hash value 1");
+    e.send("position startpos");
+    e.send("go depth 9");
+    let (lines, _) = bestmove(&mut e, START_FEN, &[], Duration::from_secs(60));
+    let fills: Vec<(u64, u32)> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| {
+            let number = |key| field(l, key).and_then(|v| v.parse().ok());
+            match (number("nodes"), number("hashfull")) {
+                (Some(n), Some(h)) => (n, h as u32),
+                _ => e.fail(&format!("no nodes or hashfull in {l:?}")),
+            }
+        })
+        .collect();
+    let Some(&(nodes, last)) = fills.last() else {
+        e.fail("no info line");
+    };
+    if fills.iter().any(|&(_, h)| h > 1000) || fills.windows(2).any(|w| w[1].1 < w[0].1) {
+        e.fail(&format!("hashfull out of range or falling: {fills:?}"));
+    }
+    if nodes >= 20_000 && last == 0 {
+        e.fail(&format!("hashfull 0 after {nodes} nodes in a 1 MiB table"));
+    }
+    e.finish();
+}

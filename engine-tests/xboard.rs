@@ -507,3 +507,95 @@ fn xboard_chaos_nature_plays_inside_the_engine() {
     );
     e.finish();
 }
+
+/// Scholar's mate in one (`Qxf7#`).
+const SCHOLAR: &str = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+
+/// The depth of a CECP thinking line.
+fn thinking_depth(l: &str) -> Option<u32> {
+    is_thinking_line(l)
+        .then(|| l.split_whitespace().next()?.parse().ok())
+        .flatten()
+}
+
+/// Analysis goes on deepening and reporting until told to stop, even once the tree has stopped
+/// growing (a mate in one is resolved at depth 1): a client that waits for a depth gets it.
+#[test]
+fn xboard_analysis_deepens_past_a_resolved_tree() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("force");
+    e.send(&format!("setboard {SCHOLAR}"));
+    e.send("post");
+    e.send("analyze");
+    e.expect(
+        "a thinking line of depth 10",
+        |l| thinking_depth(l).is_some_and(|d| d >= 10),
+        DEADLINE,
+    );
+    e.send("exit");
+    e.sync();
+    e.finish();
+}
+
+/// Runs `engine-tests/python_chess.py` (python-chess's `analyse` with a depth limit) over
+/// `protocol` and returns its output; `None` when python-chess is not installed and not
+/// required (`MENAGERIE_PYTHON_CHESS_TESTS=1` requires it, as `.ci/run` does).
+pub fn python_chess_analyse(protocol: &str, fen: &str, depth: u32) -> Option<String> {
+    use std::process::{Command, Stdio};
+    let required = std::env::var("MENAGERIE_PYTHON_CHESS_TESTS").is_ok_and(|v| v == "1");
+    let found = Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        assert!(
+            !required,
+            "python-chess required but not installed (pip install chess)"
+        );
+        eprintln!("skipped: python-chess is not installed (pip install chess)");
+        return None;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/engine-tests/python_chess.py");
+    let mut child = Command::new("python3")
+        .args([script, BIN, protocol, fen, &depth.to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 starts");
+    let start = Instant::now();
+    while child.try_wait().expect("python3 runs").is_none() {
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("python-chess's analyse over {protocol} did not return within 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("python3 output");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "python-chess over {protocol}: {:?}\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(stdout)
+}
+
+/// python-chess's depth-limited `analyse` over CECP returns, with the mate.
+#[test]
+fn xboard_python_chess_analyse_with_a_depth_returns() {
+    let Some(out) = python_chess_analyse("xboard", SCHOLAR, 4) else {
+        return;
+    };
+    let depth: u32 = out
+        .split_whitespace()
+        .nth(1)
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("no depth in {out:?}"));
+    assert!(depth >= 4, "{out}");
+    assert!(out.contains("pv h5f7 score #+1"), "{out}");
+}

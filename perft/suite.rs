@@ -2,7 +2,9 @@
 //! position (to a small depth) the fast generator must equal the slow reference generator.
 
 use menagerie::board::Position;
-use menagerie::core::MoveList;
+use menagerie::core::rng::SplitMix;
+use menagerie::core::{Move, MoveKind, MoveList};
+use menagerie::notation::Dialect;
 use menagerie::perft::perft;
 use menagerie::perft::suite::{self, Case};
 use menagerie::variants::{self, Variant};
@@ -114,4 +116,179 @@ fn fast_generator_equals_reference_at_every_node() {
             synced(v, &pos, 3, &mut budget);
         }
     }
+}
+
+/// Positions the biased playouts visit per run of `cargo test`; `MENAGERIE_PLAYOUT_POSITIONS`
+/// sets another number (the long run of `docs/performance.md`).
+const DEFAULT_PLAYOUT_POSITIONS: u64 = 12_000;
+/// Plies of one playout before it starts again from another seed.
+const PLAYOUT_PLIES: usize = 16;
+
+/// Seeds for the playouts beyond each game's start and the positions of its perft file: the
+/// states a playout from the start seldom reaches. Existentialist: a King carrying its Archer
+/// with the fire streak at 2 (its third shot next) and 3 (its rest turn) near the enemy King,
+/// Existentialists at counters 15-19 (the 20th move's blast next) near both Kings. Chaos:
+/// Nature with pieces on the board and a reserve full of the pieces it took.
+const EXTRA_SEEDS: &[(&str, &str)] = &[
+    (
+        "existentialist",
+        "10/10/10/10/5P4/10/5k{aa,f2}4/10/10/3K6 b - - 0 30",
+    ),
+    (
+        "existentialist",
+        "10/10/10/10/10/10/3P3p2/6k{aa,f3}3/10/4K5 b - - 0 30",
+    ),
+    (
+        "existentialist",
+        "3k6/10/10/5K{aA,f2}4/10/5p4/10/10/10/10 w - - 0 30",
+    ),
+    (
+        "existentialist",
+        "5k4/3p6/4K{aA,f3}5/10/10/10/10/10/1P8/10 w - - 0 30",
+    ),
+    (
+        "existentialist",
+        "4k5/3pp5/10/6x{c18}3/10/10/3X{c17}6/10/4PP4/5K{aA,f1}4 w - - 0 30",
+    ),
+    (
+        "existentialist",
+        "3k6/10/4x{c15}5/2p7/10/10/6X{c18}3/10/5P4/4K5 b - - 0 30",
+    ),
+    (
+        "existentialist",
+        "6k{aa,f2}3/4pp4/5X{c16}4/10/10/10/10/4x{c19}5/4PP4/5K4 w - - 0 30",
+    ),
+    (
+        "existentialist",
+        "4k5/4h5/4d5/10/10/10/3Xd5/4H5/10/3K{aA,f2}6 w - - 0 30",
+    ),
+    (
+        "chaos",
+        "r3kbnr/ppp2ppp/2_N5/4p3/3_B4/5N2/PPP2PPP/R3KB1R[QBPPqbpp_Q_R] w KQkq - 0 12 4",
+    ),
+    (
+        "chaos",
+        "r3kbnr/ppp2ppp/2_N5/4p3/3_B4/5N2/PPP2PPP/R3KB1R[QBPPqbpp_Q_R] n KQkq - 0 12 5w",
+    ),
+    (
+        "chaos",
+        "4k3/3ppp2/8/1_Q4_R1/8/2_B2_N2/3PPP2/4K3[QRRBBNNPPPqrrbbnnppp] w - - 0 40 3",
+    ),
+];
+
+fn playout_positions() -> u64 {
+    std::env::var("MENAGERIE_PLAYOUT_POSITIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(DEFAULT_PLAYOUT_POSITIONS)
+}
+
+/// A random legal move, with the weight of each move biased toward the game's own kinds (shots,
+/// merges, drops, transformations, castling, en passant, promotions), captures and the moves of
+/// royal pieces, so that streaks, counters, spells and shared squares come about.
+fn biased_pick(v: &dyn Variant, pos: &Position, moves: &MoveList, rng: &mut SplitMix) -> Move {
+    let royals = pos.royals(v.rules(), pos.turn());
+    let weight = |m: Move| -> u64 {
+        if m.kind() != MoveKind::Normal {
+            8
+        } else if v.is_noisy(pos, m) {
+            4
+        } else if royals.contains(m.from()) {
+            3
+        } else {
+            1
+        }
+    };
+    let total: u64 = moves.iter().map(|&m| weight(m)).sum();
+    let mut r = rng.next_u64() % total;
+    for &m in moves.iter() {
+        let w = weight(m);
+        if r < w {
+            return m;
+        }
+        r -= w;
+    }
+    unreachable!("r < total")
+}
+
+/// The fast generator equals the reference on the positions of seeded random playouts of every
+/// game, biased toward its special pieces and states: from its start, from each position of its
+/// perft file and from `EXTRA_SEEDS` (every other playout), in turn, each playout `PLAYOUT_PLIES` long, until the
+/// game's share of `MENAGERIE_PLAYOUT_POSITIONS` has been compared.
+#[test]
+fn fast_generator_equals_reference_on_biased_playouts() {
+    let files = perft_files();
+    let games = variants::all();
+    let share = playout_positions().div_ceil(games.len() as u64);
+    let started = std::time::Instant::now();
+    for v in games {
+        let mut seeds: Vec<Position> = EXTRA_SEEDS
+            .iter()
+            .filter(|(n, _)| *n == v.name())
+            .map(|(_, fen)| {
+                v.parse_fen(fen)
+                    .unwrap_or_else(|e| panic!("{}: {fen}: {e}", v.name()))
+            })
+            .collect();
+        let extra = seeds.len();
+        seeds.push(v.start_position());
+        if let Some((_, path)) = files.iter().find(|(n, _)| n == v.name()) {
+            seeds.extend(
+                parse_file(path)
+                    .iter()
+                    .map(|c| v.parse_fen(&c.fen).unwrap()),
+            );
+        }
+        let game_started = std::time::Instant::now();
+        let mut rng = SplitMix(0x5eed ^ share);
+        let (mut visited, mut playouts) = (0u64, 0usize);
+        while visited < share {
+            // Every other playout starts from one of the rare states.
+            let i = match extra {
+                0 => playouts % seeds.len(),
+                _ if playouts % 2 == 1 => playouts / 2 % extra,
+                _ => playouts / 2 % seeds.len(),
+            };
+            let mut pos = seeds[i].clone();
+            playouts += 1;
+            for _ in 0..PLAYOUT_PLIES {
+                if visited == share {
+                    break;
+                }
+                visited += 1;
+                let mut fast = MoveList::new();
+                v.legal_moves(&pos, &mut fast);
+                let mut a: Vec<Move> = fast.iter().copied().collect();
+                let mut b = v.reference_moves(&pos);
+                a.sort_by_key(|m| m.to_bits());
+                b.sort_by_key(|m| m.to_bits());
+                if a != b {
+                    let text = |ms: Vec<&Move>| -> Vec<String> {
+                        ms.into_iter()
+                            .map(|&m| v.move_text(m, Dialect::Uci))
+                            .collect()
+                    };
+                    panic!(
+                        "{}: generators differ at {}: only fast {:?}, only reference {:?}",
+                        v.name(),
+                        v.fen(&pos),
+                        text(a.iter().filter(|m| !b.contains(m)).collect()),
+                        text(b.iter().filter(|m| !a.contains(m)).collect()),
+                    );
+                }
+                if fast.is_empty() {
+                    break;
+                }
+                let m = biased_pick(*v, &pos, &fast, &mut rng);
+                pos = v.play(&pos, m);
+            }
+        }
+        eprintln!(
+            "{}: {visited} positions in {playouts} playouts from {} seeds, {:.1} s",
+            v.name(),
+            seeds.len(),
+            game_started.elapsed().as_secs_f64()
+        );
+    }
+    eprintln!("biased playouts: {:.1} s", started.elapsed().as_secs_f64());
 }

@@ -74,3 +74,63 @@ pub fn run(
         time: start.elapsed(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants;
+
+    /// Most nodes a two-thread bench search of one position may take: many times what any
+    /// position needs (the largest, Chaos's second, about half a million), far below a search
+    /// that does not end.
+    const NODE_CAP: u64 = 5_000_000;
+
+    /// Every game's bench searched with two threads, `MENAGERIE_BENCH_RUNS` times (2 unless
+    /// set): each search reaches the bench depth. Two threads search differently on each run,
+    /// so a line that need not end shows up in some runs only; a long run sets the variable.
+    #[test]
+    fn the_two_thread_bench_of_every_game_ends() {
+        let runs: usize = std::env::var("MENAGERIE_BENCH_RUNS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .stack_size(search::THREAD_STACK_BYTES)
+            .build()
+            .unwrap();
+        let mut tt = TranspositionTable::new(HASH_MB);
+        for run in 0..runs {
+            for v in variants::all() {
+                let depth = v.bench_depth();
+                for fen in positions(*v) {
+                    let pos = v.parse_fen(&fen).unwrap();
+                    let limits = Limits {
+                        depth: Some(depth),
+                        nodes: Some(NODE_CAP),
+                        ..Default::default()
+                    };
+                    tt.clear();
+                    let r = search::search(
+                        *v,
+                        &pos,
+                        &[],
+                        &limits,
+                        &Control::new(false),
+                        &tt,
+                        Some(&pool),
+                        &mut |_| {},
+                    );
+                    // A third party's seeded ply is played without a search (depth 0).
+                    assert!(
+                        r.depth == depth || (r.nodes == 0 && r.best.is_some()),
+                        "{} run {run}: depth {} of {depth} after {} nodes from {fen}",
+                        v.name(),
+                        r.depth,
+                        r.nodes
+                    );
+                }
+            }
+        }
+    }
+}

@@ -68,10 +68,12 @@ struct Session {
 
 fn is_refusal(proto: Proto, line: &str) -> bool {
     match proto {
+        // A `go` ignores what it cannot read and still searches (`...; ignored`).
         Proto::Uci => {
             line.starts_with("info string ")
                 && !line.starts_with("info string variant ")
                 && line != "info string perft stopped"
+                && !line.ends_with("; ignored")
         }
         Proto::Cecp => {
             line.starts_with("Error (")

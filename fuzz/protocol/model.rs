@@ -343,9 +343,10 @@ impl Model {
                 Some(game) => (Taken, Effect::Set(game)),
                 None => (Refused, Effect::None),
             },
-            // Its parameters are many; the engine's answer says whether it searches.
+            // A perft's answer says whether it counts; a search ignores what it cannot read
+            // and always ends in a `bestmove`.
             "go" if args.first() == Some(&"perft") => (Either, Effect::None),
-            "go" => (Either, Effect::Search),
+            "go" => (Taken, Effect::Search),
             _ => (Refused, Effect::None),
         }
     }

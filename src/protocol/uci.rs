@@ -50,11 +50,12 @@ pub fn info_line(variant: &dyn Variant, info: &Info) -> String {
         .map(|&m| move_text(variant, Dialect::Uci, m))
         .collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} hashfull 0 time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         info.nodes,
+        info.hashfull,
         info.time.as_millis(),
         pv.join(" ")
     )
@@ -65,6 +66,38 @@ fn parse_number<T: std::str::FromStr>(tokens: &[&str], i: usize, name: &str) -> 
         .get(i + 1)
         .and_then(|t| t.parse().ok())
         .ok_or_else(|| format!("go {name} needs a number"))
+}
+
+/// A whole number, saturated: below 0 (a GUI may send a clock that ran out) is 0, beyond
+/// `u64::MAX` is `u64::MAX`.
+fn saturating_number(t: &str) -> Option<u64> {
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(if t.starts_with('-') {
+        0
+    } else {
+        digits.parse().unwrap_or(u64::MAX)
+    })
+}
+
+/// The parameters of `go` that are followed by a number.
+const GO_NUMBERS: [&str; 9] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+];
+
+/// Whether `t` is a parameter of `go` (a word a value or a `searchmoves` list ends at).
+fn is_go_parameter(t: &str) -> bool {
+    GO_NUMBERS.contains(&t) || ["infinite", "ponder", "searchmoves"].contains(&t)
 }
 
 impl Uci {
@@ -282,8 +315,9 @@ impl Uci {
         }
     }
 
-    /// `go`: a search, or `go perft N`. A `go` with a bad parameter is refused whole and
-    /// leaves a running search alone.
+    /// `go`: a search, or `go perft N`. Every `go` search ends in exactly one `bestmove`: as the
+    /// UCI text says and Stockfish does, an unknown token is ignored, and a value that does not
+    /// parse is taken as absent (a negative time as 0), each with an `info string`.
     fn go(&mut self, tokens: &[&str]) {
         let mut limits = Limits::default();
         let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) =
@@ -293,10 +327,17 @@ impl Uci {
         let mut errors = Vec::new();
         while i < tokens.len() {
             let t = tokens[i];
+            // The number after `t`; a value that is no number is skipped, a parameter is not.
             let mut take = |errors: &mut Vec<String>| -> Option<u64> {
-                let r = parse_number::<u64>(tokens, i, t);
-                i += 1;
-                r.map_err(|e| errors.push(e)).ok()
+                let value = tokens.get(i + 1).copied();
+                let r = match value.and_then(saturating_number) {
+                    Some(n) => Ok(n),
+                    None => parse_number::<u64>(tokens, i, t),
+                };
+                if value.is_some_and(|v| !is_go_parameter(v)) {
+                    i += 1;
+                }
+                r.map_err(|e| errors.push(format!("{e}; ignored"))).ok()
             };
             match t {
                 "wtime" => wtime = take(&mut errors),
@@ -310,7 +351,8 @@ impl Uci {
                 "mate" => limits.mate = take(&mut errors).map(|n| n.min(u32::MAX as u64) as u32),
                 "infinite" => limits.infinite = true,
                 "ponder" => ponder = true,
-                "perft" => {
+                // `go perft N` alone counts; elsewhere `perft` is an unknown token.
+                "perft" if i == 0 => {
                     return match parse_number::<u32>(tokens, i, "perft") {
                         Ok(d) if d <= MAX_PERFT_DEPTH && tokens.len() == i + 2 => {
                             self.finish_active();
@@ -326,38 +368,18 @@ impl Uci {
                     while let Some(text) = tokens.get(i + 1) {
                         match parse_move(self.engine.variant(), &pos, Dialect::Uci, text) {
                             Ok(m) => limits.searchmoves.push(m),
-                            Err(_)
-                                if [
-                                    "wtime",
-                                    "btime",
-                                    "winc",
-                                    "binc",
-                                    "movestogo",
-                                    "movetime",
-                                    "depth",
-                                    "nodes",
-                                    "mate",
-                                    "infinite",
-                                    "ponder",
-                                ]
-                                .contains(text) =>
-                            {
-                                break
-                            }
-                            Err(e) => errors.push(format!("searchmoves: {e}")),
+                            Err(_) if is_go_parameter(text) => break,
+                            Err(e) => errors.push(format!("searchmoves: {e}; ignored")),
                         }
                         i += 1;
                     }
                 }
-                other => errors.push(format!("go: unknown parameter '{}'", clip(other))),
+                other => errors.push(format!("go: unknown parameter '{}'; ignored", clip(other))),
             }
             i += 1;
         }
-        if !errors.is_empty() {
-            for e in errors {
-                self.say(&format!("info string {e}"));
-            }
-            return;
+        for e in errors {
+            self.say(&format!("info string {e}"));
         }
         self.finish_active();
         // The clock is that of the player to move, or the player a third party's turn hands the

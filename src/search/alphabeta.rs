@@ -10,6 +10,11 @@ use super::{from_tt, to_tt, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::board::Position;
 use crate::core::{Color, Move, MoveList};
 
+/// Check extensions stop at this many times the iteration's depth in plies: where both sides
+/// can stand in check at once (the Existentialist's protected King+Archer may stay attacked),
+/// every move may give check and extend.
+const EXTENSION_PLY_FACTOR: usize = 2;
+
 /// What the steps of one node read: its depth (which internal iterative reduction may lower), its
 /// distance from the root, whether it is on a PV line, and whether its side to move is in check.
 #[derive(Clone, Copy)]
@@ -172,7 +177,8 @@ impl Worker<'_> {
                 index += 1;
                 continue;
             }
-            let new_depth = node.depth - 1 + i32::from(gives_check);
+            let extend = gives_check && node.ply < EXTENSION_PLY_FACTOR * self.root_depth as usize;
+            let new_depth = node.depth - 1 + i32::from(extend);
             self.path.push(pos.hash());
             let score = if index == 0 {
                 let (ply, pv_node) = (node.ply, node.pv_node);

@@ -9,6 +9,15 @@ use crate::third_party::{seeded_choice_in, Policy};
 
 /// Quiescence delta pruning: margin over the material a capture wins.
 const DELTA_MARGIN: i32 = 200;
+/// Quiet moves (check evasions) in one quiescence line. Only noisy moves end a quiescence line,
+/// each by changing material, of which there is a finite amount; an evasion changes none, and
+/// where both sides can stand in check at once (the Existentialist's protected King+Archer may
+/// stay attacked) evasions that give check can follow each other for ever. Past this many, a
+/// side in check that has a move stands pat and tries only noisy moves.
+const QUIESCE_EVASIONS: u32 = 4;
+/// Plies of quiescence below the horizon, the last guard: beyond it the static evaluation is
+/// taken (a game whose captures can bring pieces back need not run out of noisy moves).
+const QUIESCE_PLIES: u32 = 32;
 
 impl Worker<'_> {
     /// Resolves captures: the side to move may stand pat on the static evaluation unless in check,
@@ -25,7 +34,7 @@ impl Worker<'_> {
             return 0;
         }
         let variant = self.shared.variant;
-        if ply >= MAX_PLY - 1 {
+        if ply >= MAX_PLY - 1 || self.quiesce_plies >= QUIESCE_PLIES {
             return self.static_eval(pos);
         }
         let mut moves = MoveList::new();
@@ -35,12 +44,15 @@ impl Worker<'_> {
             return self.quiesce_third_party(pos, &mut moves, ply, alpha, beta);
         }
         let stand_pat;
+        // Every evasion, so that mate is found, while the line has quiet moves to spare.
+        let evasions = in_check && self.quiesce_quiet < QUIESCE_EVASIONS;
         if in_check {
-            // Every evasion, so that mate is found.
             variant.legal_moves_checked(pos, true, &mut moves);
             if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
+        }
+        if evasions {
             stand_pat = -INFINITY;
         } else {
             // Not in check, the side to move is taken to have a move (stalemate is left to the
@@ -52,18 +64,23 @@ impl Worker<'_> {
             if stand_pat >= beta {
                 return stand_pat;
             }
-            variant.noisy_moves(pos, false, &mut moves);
+            if in_check {
+                moves.retain(|m| variant.is_noisy(pos, m));
+            } else {
+                variant.noisy_moves(pos, false, &mut moves);
+            }
         }
         let mut best = stand_pat;
         alpha = alpha.max(best);
         let mut picker = self.picker(pos, &mut moves, ply, Move::NULL);
         while let Some(m) = picker.next() {
-            if !in_check && self.quiesce_skips(pos, m, stand_pat, alpha) {
+            if !evasions && self.quiesce_skips(pos, m, stand_pat, alpha) {
                 continue;
             }
+            let quiet = evasions && !variant.is_noisy(pos, m);
             let child = variant.play(pos, m);
             let check = variant.in_check(&child);
-            let score = self.quiesce_child(pos, &child, ply, alpha, beta, check);
+            let score = self.quiesce_child(pos, &child, ply, alpha, beta, check, quiet);
             if self.aborted {
                 return 0;
             }
@@ -107,7 +124,8 @@ impl Worker<'_> {
         };
         let child = variant.play(pos, m);
         let check = variant.in_check(&child);
-        self.quiesce_child(pos, &child, ply, alpha, beta, check)
+        // Forced, so it costs none of the line's quiet moves.
+        self.quiesce_child(pos, &child, ply, alpha, beta, check, false)
     }
 
     /// Whether quiescence (not in check) skips the noisy move `m`.
@@ -129,7 +147,8 @@ impl Worker<'_> {
             )
     }
 
-    /// `child` for quiescence.
+    /// `child` for quiescence; `quiet` is whether the move to it changed no material.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn quiesce_child(
         &mut self,
         pos: &Position,
@@ -138,11 +157,17 @@ impl Worker<'_> {
         alpha: i32,
         beta: i32,
         in_check: bool,
+        quiet: bool,
     ) -> i32 {
-        if self.pov(child) == self.pov(pos) {
+        self.quiesce_plies += 1;
+        self.quiesce_quiet += u32::from(quiet);
+        let score = if self.pov(child) == self.pov(pos) {
             self.quiesce(child, ply + 1, alpha, beta, in_check)
         } else {
             -self.quiesce(child, ply + 1, -beta, -alpha, in_check)
-        }
+        };
+        self.quiesce_plies -= 1;
+        self.quiesce_quiet -= u32::from(quiet);
+        score
     }
 }

@@ -73,9 +73,11 @@ impl Worker<'_> {
                 continue;
             }
             // Step 4. A tree that stopped growing is resolved to the end (every line ends by a
-            // rule): deeper iterations would only repeat it.
+            // rule): deeper iterations would only repeat it. An infinite search (analysis, a
+            // ponder) goes on deepening and reporting until told to stop, as a client that waits
+            // for a depth expects.
             let grown = self.nodes - nodes_before;
-            if depth > 1 && grown == last_iteration_nodes {
+            if depth > 1 && grown == last_iteration_nodes && !self.unbounded() {
                 break;
             }
             last_iteration_nodes = grown;
@@ -217,6 +219,7 @@ impl Worker<'_> {
         let mut best_pv = Vec::new();
         let mut best = -INFINITY;
         self.seldepth = 0;
+        self.root_depth = depth;
         let variant = self.shared.variant;
         for (i, &m) in moves.iter().enumerate() {
             let child = variant.play(pos, m);

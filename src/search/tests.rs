@@ -226,3 +226,25 @@ fn the_search_follows_the_seeded_third_party_ply() {
         seeded_choice(v, &after, ThirdParty::default().seed)
     );
 }
+
+/// Both sides stand in check on every ply (Black's protected King+Archer beside a White
+/// Teleporter may stay attacked; Black's Dazzler checks White's King as a cannon from a9 or b10,
+/// and the King steps between a4 and b4): every move gives check and every reply is an evasion.
+/// Such a line once extended every ply in the main search and ran through quiescence to the
+/// deepest ply, so that not even depth 1 ended. The depth-limited search ends, far within its
+/// node cap.
+#[test]
+fn a_line_of_checks_on_both_sides_ends() {
+    let v = variants::by_name("existentialist").unwrap();
+    let pos = v
+        .parse_fen("1dc1ok{aa}Tcsd/3h5y/1y4pppp/p2p6/10/6J3/1K5P2/PPPPPP1UPP/Y2HXA2TY/DSCVO1VCSD w k - 4 23")
+        .unwrap();
+    assert!(v.in_check(&pos));
+    let limits = Limits {
+        depth: Some(4),
+        nodes: Some(2_000_000),
+        ..Default::default()
+    };
+    let r = quick_search(v, &pos, &limits, &TranspositionTable::new(4));
+    assert_eq!(r.depth, 4, "depth {} after {} nodes", r.depth, r.nodes);
+}

@@ -154,7 +154,9 @@ impl TranspositionTable {
         slot.key.store(key ^ data, Ordering::Relaxed);
     }
 
-    /// Per mille of sampled entries written by the current search.
+    /// Per mille of sampled entries written by the current search: the first
+    /// `HASHFULL_SAMPLE` entries, which stand for the whole table since keys spread evenly over
+    /// it (Stockfish samples its first 1000 clusters the same way).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 63;
         let n = self.slots.len().min(HASHFULL_SAMPLE);
@@ -218,5 +220,43 @@ mod tests {
             mv,
             "a store without a move keeps the old move"
         );
+    }
+
+    /// With `n` keys spread evenly over `m` entries, each entry stays empty with probability
+    /// (1 - 1/m)^n, about e^(-n/m): `hashfull` reports the rest, per mille, and 0 for the next
+    /// search until it writes.
+    #[test]
+    fn hashfull_is_the_sampled_fill() {
+        let tt = TranspositionTable::new(1);
+        let m = tt.slots.len() as f64;
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        let mut key: u64 = 0x9E37_79B9_7F4A_7C15;
+        let entry = TtEntry {
+            mv: Move::NULL,
+            score: 0,
+            depth: 1,
+            bound: Bound::Exact,
+        };
+        for n in 1..=(tt.slots.len() * 2) as u64 {
+            // SplitMix64 steps: keys spread as the positions' hashes do.
+            key = key.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = key;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            tt.store(z ^ (z >> 31), entry);
+            if n % 16_384 == 0 {
+                let expected = 1000.0 * (1.0 - (-(n as f64) / m).exp());
+                // A sample of 1000 entries: a standard deviation of at most 16 per mille.
+                let got = tt.hashfull() as f64;
+                assert!(
+                    (got - expected).abs() < 80.0,
+                    "{n} stores: hashfull {got}, expected about {expected:.0}"
+                );
+            }
+        }
+        assert!(tt.hashfull() > 800);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0, "a new search has written nothing yet");
     }
 }

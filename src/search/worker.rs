@@ -22,6 +22,11 @@ pub(super) struct Worker<'a> {
     unpublished: u64,
     pub(super) seldepth: usize,
     pub(super) aborted: bool,
+    /// Depth of the iteration being searched.
+    pub(super) root_depth: u32,
+    /// Plies below the horizon and quiet moves among them, in the quiescence line being searched.
+    pub(super) quiesce_plies: u32,
+    pub(super) quiesce_quiet: u32,
     /// Hashes of the game before the root and of the path from the root.
     pub(super) path: Vec<u64>,
     pub(super) pv: Vec<Vec<Move>>,
@@ -44,6 +49,9 @@ impl<'a> Worker<'a> {
             unpublished: 0,
             seldepth: 0,
             aborted: false,
+            root_depth: 0,
+            quiesce_plies: 0,
+            quiesce_quiet: 0,
             path: history.to_vec(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             killers: [[Move::NULL; 2]; MAX_PLY],

@@ -287,7 +287,9 @@ fn blast(game: &Existentialist, before: &Position, after: &mut Position, centre:
     }
     let t = &game.rules.tables;
     let asleep = sleeping(after);
-    let protected_by_dazzler = spelled(after, INVULNERABLE);
+    // The Wildcat protection is read before the move: the ply has advanced on `after`, and the
+    // one-ply spell with it (it lasts through the blast, the opponent's ply, §12 item 2).
+    let protected_by_dazzler = spelled(before, INVULNERABLE);
     let shield_squares = shields(after);
     let mut hits = Bitboard::EMPTY;
     for d in 0..8u8 {

@@ -24,7 +24,7 @@ use super::short::{self, BobberRules, TeleporterRules};
 use super::{chess, EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
 use crate::board::{Effects, FenError, PieceFlags, Position, PositionError, Setup, SpellKind};
 use crate::core::Square;
-use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, PieceKind, Special};
+use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind, Special};
 use crate::movegen::{self, Method};
 use crate::notation::{self, Dialect};
 use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
@@ -289,8 +289,11 @@ impl Hooks for Existentialist {
         attackers: Bitboard,
         how: Method,
     ) -> bool {
-        // A square of a protected King+Archer, or an empty square it might go to, is not attacked
-        // by the enemy King (RULINGS §12 item 10).
+        // The enemy King does not attack a protected King+Archer (RULINGS §12 item 10): the
+        // square of one, and a square the King+Archer goes to, since its move (a step, a
+        // capture, castling) resets the fire streak and leaves it protected, even from its rest
+        // turn (§12 item 15). The King is lifted off `occupied` for its own step or capture;
+        // castling asks about the empty squares it crosses.
         let defender = pos.color_bb(Color::White) & attackers;
         let defender = if defender.nonempty() {
             Color::Black
@@ -302,7 +305,13 @@ impl Hooks for Existentialist {
             defender,
             captures: true,
             king_archer: own_king.is_some_and(|k| {
-                status::protected(pos, k) && (k == sq || pos.piece_at(sq).is_none())
+                if k == sq {
+                    status::protected(pos, k)
+                } else {
+                    pos.piece_at(k) == Piece::new(defender, KING)
+                        && status::carries_archer(pos, k)
+                        && (!occupied.contains(k) || pos.piece_at(sq).is_none())
+                }
             }),
         };
         threats::attacked(self, pos, sq, occupied, attackers, how, target)
@@ -311,8 +320,9 @@ impl Hooks for Existentialist {
     /// After the move: a blast that killed the mover's King and not the enemy's is illegal; one
     /// that killed the enemy's King ends the game and is legal (RULINGS §1.3, §1.4 item 16).
     /// A protected King+Archer may stay attacked, but not on its Archer's rest turn nor after its
-    /// third shot (§12 item 8). A capture onto the enemy's King+Archer must leave the capturer's
-    /// King unattacked, and the double knight must leave that King a reply (§12 items 11, 13).
+    /// third shot (§12 item 8). A capture onto the enemy's King+Archer is judged the same way
+    /// (the capturer's protected King+Archer may stay attacked), and the double knight must leave
+    /// that King a reply (§12 items 11, 13).
     /// Otherwise the mover's King may not be capturable, shot or blasted on the next move; its
     /// own Dazzler's protection holds against captures only (§9 item 2).
     fn exposed(&self, before: &Position, m: Move, after: &Position, how: Method) -> bool {
@@ -333,7 +343,8 @@ impl Hooks for Existentialist {
                     return true;
                 }
             }
-            return threats::king_attacked(self, after, k, us, how);
+            // Otherwise the capture onto the enemy King+Archer is judged as any other move:
+            // the capturer's own protected King+Archer may stay attacked (§12 item 13).
         }
         let resting = status::carries_archer(before, k) && before.state(k).counter2 >= REST;
         if status::protected(after, k) && !resting && after.piece_at(k).kind() == KING {

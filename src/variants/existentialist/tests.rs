@@ -304,3 +304,22 @@ fn the_search_avoids_a_pending_blast() {
     let best = crate::search::best_at_depth(v, &pos, 5);
     assert!(best.is_some_and(|m| m != greedy), "{best:?}");
 }
+
+/// Issue 24, 1a, as reported: Black's 20th Existentialist move g8-g4 blasts; the W ray f4 e4 d4
+/// c4 ends on the White Hyena its Dazzler jumped (`si@2`), which becomes a Wildcat (RULINGS §1.2
+/// Hyena, §12 item 2); no other ray from g4 meets a piece. White then has, by hand: K a1 0 (its
+/// Yanzees around it); Y a2: a3 b3; Y b2: a3 b3 c1 c2 c3; Y b1: c1 c2 (9); D c5: steps b4 b5 b6
+/// c6 d4 d5 d6 (7), two-square moves a3 a5 a7 c7 e7 e5 e3 and c3 over the Wildcat (8), no cannon
+/// capture (15); Wildcat c4 (Q3): c3 c2 c1, b4 a4, d4 e4 f4, b5 a6, d5 e6 f7, b3, d3 e2 f1 (17).
+/// 0 + 9 + 15 + 17 = 41.
+#[test]
+fn a_blast_turns_the_protected_hyena_into_a_wildcat() {
+    let v = get();
+    let pos = v
+        .parse_fen("9k/10/6x{c19}3/10/10/2D7/2H{si@2}7/10/YY8/KY8 b - - 1 1")
+        .unwrap();
+    let blast = parse_move(v, &pos, Dialect::Uci, "g8g4").unwrap();
+    let after = v.play(&pos, blast);
+    assert_eq!(after.piece_at(sq("c4")), Piece::new(Color::White, WILDCAT));
+    assert_eq!(legal(v, &after).len(), 41);
+}
