@@ -191,7 +191,7 @@ fn biased_pick(v: &dyn Variant, pos: &Position, moves: &MoveList, rng: &mut Spli
     let weight = |m: Move| -> u64 {
         if m.kind() != MoveKind::Normal {
             8
-        } else if v.is_noisy(pos, m) {
+        } else if v.rulings().is_noisy(pos, m) {
             4
         } else if royals.contains(m.from()) {
             3

@@ -3,17 +3,17 @@
 //! commit messages).
 
 use crate::search::{self, Control, Limits, TranspositionTable};
-use crate::variants::Variant;
+use crate::variants::{Bench, Variant};
 use std::time::{Duration, Instant};
 
 /// Depth searched when none is given and the variant names none of its own.
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = Bench::DEFAULT_DEPTH;
 /// Transposition table of the bench, in MiB (cleared before each position).
 pub const HASH_MB: usize = 16;
 
 /// The bench positions of a variant: its own list, or its start position.
 pub fn positions(variant: &dyn Variant) -> Vec<String> {
-    let own = variant.bench_positions();
+    let own = variant.bench().positions;
     if own.is_empty() {
         vec![variant.rules().spec.start_fen.to_string()]
     } else {
@@ -102,7 +102,7 @@ mod tests {
         let mut tt = TranspositionTable::new(HASH_MB);
         for run in 0..runs {
             for v in variants::all() {
-                let depth = v.bench_depth();
+                let depth = v.bench().depth;
                 for fen in positions(*v) {
                     let pos = v.parse_fen(&fen).unwrap();
                     let limits = Limits {

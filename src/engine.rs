@@ -4,7 +4,7 @@
 
 pub mod lifecycle;
 
-use crate::board::FenError;
+use crate::board::{FenError, Position};
 use crate::core::Move;
 use crate::game::Game;
 use crate::notation::{Dialect, MoveError};
@@ -15,6 +15,39 @@ use std::fmt;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// The third party's ply in `pos` (whose game history is `history`) by `tp`: the seeded choice,
+/// or for the engine policy the best ply for the player it helps, from a short one-thread search
+/// with a fresh table, so that every program running it (the referee, the engines) chooses the
+/// same ply. `None` without a ply.
+pub fn choose_third_party_ply(
+    variant: &dyn Variant,
+    pos: &Position,
+    history: &[u64],
+    tp: &ThirdParty,
+) -> Option<Move> {
+    if tp.policy != Policy::Engine {
+        return third_party::seeded_choice(variant, pos, tp.seed);
+    }
+    let limits = Limits {
+        nodes: Some(third_party::ENGINE_POLICY_NODES),
+        third_party: *tp,
+        ..Limits::default()
+    };
+    let control = Control::new(false);
+    let tt = TranspositionTable::new(third_party::ENGINE_POLICY_HASH_MB);
+    search::search(
+        variant,
+        pos,
+        history,
+        &limits,
+        &control,
+        &tt,
+        None,
+        &mut |_| {},
+    )
+    .best
+}
 
 /// Settings the protocols expose.
 #[derive(Clone, Debug)]
@@ -357,7 +390,7 @@ impl Engine {
             return None;
         }
         let tp = self.options.third_party;
-        third_party::choose(self.variant(), pos, &self.game.history(), &tp)
+        choose_third_party_ply(self.variant(), pos, &self.game.history(), &tp)
     }
 
     /// Counts the leaves of the current position's move tree to `depth` (at least 1) on the

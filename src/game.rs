@@ -98,6 +98,7 @@ impl Game {
     pub fn outcome(&self) -> Option<Outcome> {
         let legal = self.legal_moves().len();
         self.variant
+            .rulings()
             .outcome(self.position(), legal, &self.history())
     }
 }

@@ -23,3 +23,6 @@ pub mod rules;
 pub mod search;
 pub mod third_party;
 pub mod variants;
+
+#[cfg(test)]
+mod layers;

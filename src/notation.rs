@@ -10,7 +10,6 @@
 use crate::board::Position;
 use crate::core::{Geometry, Move, MoveKind, MoveList, Square};
 use crate::rules::Rules;
-use crate::variants::Variant;
 use std::fmt;
 
 /// A protocol's way of writing squares and moves.
@@ -128,25 +127,7 @@ pub fn fen_letters(rules: &Rules, from: Dialect, to: Dialect, fen: &str) -> Stri
     }
 }
 
-/// Splits squares written one after another (`e3e4`, `a10b9`) at each file letter; `None` if
-/// the text does not start with a letter. Used for en-passant fields that list several squares.
-pub fn split_squares(text: &str) -> Option<Vec<&str>> {
-    let starts: Vec<usize> = text
-        .char_indices()
-        .filter(|(_, c)| c.is_ascii_lowercase())
-        .map(|(i, _)| i)
-        .collect();
-    if starts.first() != Some(&0) || !text.is_ascii() {
-        return None;
-    }
-    Some(
-        starts
-            .iter()
-            .enumerate()
-            .map(|(k, &a)| &text[a..starts.get(k + 1).copied().unwrap_or(text.len())])
-            .collect(),
-    )
-}
+pub use crate::board::fen::split_squares;
 
 /// A square's text.
 pub fn square_text(geo: &Geometry, dialect: Dialect, sq: Square) -> String {
@@ -182,12 +163,24 @@ pub fn parse_square(geo: &Geometry, dialect: Dialect, text: &str) -> Option<Squa
     Square::new(f as u8 - b'a', rank).filter(|&s| geo.contains(s))
 }
 
+/// What reading and writing a move's text needs of a game: its rules, its legal moves and each
+/// move's text. Every game is one (`variants::Variant`), so the functions here take any game
+/// while notation, below the games, names none of them.
+pub trait MoveSource {
+    /// The compiled rules.
+    fn rules(&self) -> &Rules;
+    /// The legal moves of the side to move.
+    fn legal_moves(&self, pos: &Position, out: &mut MoveList);
+    /// A move's text in `dialect`.
+    fn move_text(&self, m: Move, dialect: Dialect) -> String;
+}
+
 /// A move's text in `dialect`, as its game writes it (`Variant::move_text`).
-pub fn move_text(variant: &dyn Variant, dialect: Dialect, m: Move) -> String {
+pub fn move_text<V: MoveSource + ?Sized>(variant: &V, dialect: Dialect, m: Move) -> String {
     variant.move_text(m, dialect)
 }
 
-/// The text of a move of a core kind; games write their own kinds' text (`Hooks::special_text`).
+/// The text of a move of a core kind; games write their own kinds' text (`Presentation::special_text`).
 pub fn core_move_text(rules: &Rules, dialect: Dialect, m: Move) -> String {
     let geo = rules.geometry();
     let sq = |s: Square| square_text(geo, dialect, s);
@@ -266,8 +259,8 @@ fn well_formed(text: &str) -> bool {
 const MAX_MOVE_TEXT: usize = 24;
 
 /// The legal move written as `text`.
-pub fn parse_move(
-    variant: &dyn Variant,
+pub fn parse_move<V: MoveSource + ?Sized>(
+    variant: &V,
     pos: &Position,
     dialect: Dialect,
     text: &str,
@@ -287,8 +280,8 @@ pub fn parse_move(
 /// The legal move written in SAN as GUIs write it (`Nf3`, `exd5`, `e8=Q`, `O-O`, with `+`, `#`,
 /// `!` and `?` ignored), squares in `dialect`'s numbering. XBoard writes the games it referees
 /// this way.
-pub fn parse_san(
-    variant: &dyn Variant,
+pub fn parse_san<V: MoveSource + ?Sized>(
+    variant: &V,
     pos: &Position,
     dialect: Dialect,
     text: &str,
@@ -308,8 +301,8 @@ pub fn parse_san(
 /// `parse_san` for the moves `suffix` names: it gives a move's letter, the one a promotion
 /// letter (`=X`) names (the letter that ends its coordinate text in the protocol the SAN came
 /// from), or `None` for a move that SAN cannot mean there.
-pub fn parse_san_with(
-    variant: &dyn Variant,
+pub fn parse_san_with<V: MoveSource + ?Sized>(
+    variant: &V,
     pos: &Position,
     dialect: Dialect,
     text: &str,

@@ -1,12 +1,12 @@
 //! Who plays a third party's plies (Chaos's Nature) and how the search treats them: the policy
 //! with its names, the same in UCI, CECP, the match runner and `menagerie gui`, and the seeded
 //! random choice that the referee and every engine reproduce from the seed and the position.
+//! The engine policy's search is `engine::choose_third_party_ply`, above the search.
 
 use crate::board::Position;
 use crate::core::rng::SplitMix;
 use crate::core::{Color, Move, MoveList};
 use crate::notation::{move_text, Dialect};
-use crate::search::{self, Control, Limits, TranspositionTable};
 use crate::variants::Variant;
 use std::fmt;
 
@@ -60,7 +60,7 @@ pub const MAX_SEED: u64 = i32::MAX as u64;
 /// Nodes of the short search that plays a third party's ply by the engine policy.
 pub const ENGINE_POLICY_NODES: u64 = 20_000;
 /// Its table, in MiB.
-const ENGINE_POLICY_HASH_MB: usize = 1;
+pub const ENGINE_POLICY_HASH_MB: usize = 1;
 
 /// A third party's player: the policy, the seed of the random policy, and the player the engine
 /// policy plays for.
@@ -133,39 +133,6 @@ pub fn seeded_choice(variant: &dyn Variant, pos: &Position, seed: u64) -> Option
     let mut legal = MoveList::new();
     variant.legal_moves(pos, &mut legal);
     seeded_choice_in(variant, pos, &legal, seed)
-}
-
-/// The third party's ply in `pos` (whose game history is `history`) by `tp`: the seeded choice,
-/// or for the engine policy the best ply for the player it helps, from a short one-thread search
-/// with a fresh table, so that every program running it (the referee, the engines) chooses the
-/// same ply. `None` without a ply.
-pub fn choose(
-    variant: &dyn Variant,
-    pos: &Position,
-    history: &[u64],
-    tp: &ThirdParty,
-) -> Option<Move> {
-    if tp.policy != Policy::Engine {
-        return seeded_choice(variant, pos, tp.seed);
-    }
-    let limits = Limits {
-        nodes: Some(ENGINE_POLICY_NODES),
-        third_party: *tp,
-        ..Limits::default()
-    };
-    let control = Control::new(false);
-    let tt = TranspositionTable::new(ENGINE_POLICY_HASH_MB);
-    search::search(
-        variant,
-        pos,
-        history,
-        &limits,
-        &control,
-        &tt,
-        None,
-        &mut |_| {},
-    )
-    .best
 }
 
 #[cfg(test)]

@@ -187,7 +187,12 @@ impl Model {
         }
         let tp = menagerie::third_party::ThirdParty::default();
         let history = self.game.history();
-        match menagerie::third_party::choose(self.variant(), self.position(), &history, &tp) {
+        match menagerie::engine::choose_third_party_ply(
+            self.variant(),
+            self.position(),
+            &history,
+            &tp,
+        ) {
             Some(m) => {
                 self.play(m, String::new());
                 self.own_third_party = true;

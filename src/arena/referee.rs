@@ -10,7 +10,7 @@ use crate::core::{Color, Move};
 use crate::game::Game;
 use crate::notation::{move_text, parse_move, Dialect};
 use crate::protocol::xboard_variant::{self as xv, fen_to_cecp, parse_wire, Shown};
-use crate::third_party::{self, ThirdParty};
+use crate::third_party::ThirdParty;
 use std::ops::ControlFlow::{self, Break, Continue};
 use std::time::{Duration, Instant};
 
@@ -455,13 +455,13 @@ impl Relay {
 }
 
 /// The ply of a third party (Chaos's Nature) whose turn comes up, by the match's policy
-/// (`third_party::choose`), so that it reproduces.
+/// (`engine::choose_third_party_ply`), so that it reproduces.
 fn third_party_move(config: &MatchConfig, game: &Game) -> Option<Move> {
     let tp = ThirdParty {
         seed: config.seed,
         ..config.third_party
     };
-    third_party::choose(game.variant(), game.position(), &game.history(), &tp)
+    crate::engine::choose_third_party_ply(game.variant(), game.position(), &game.history(), &tp)
 }
 
 /// The adjudicated result, if the engines' scores call for one.

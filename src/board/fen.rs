@@ -526,7 +526,7 @@ fn check_links(pieces: &[(Square, Piece, PieceState, bool)]) -> Result<(), FenEr
 
 /// Squares written one after another (`e3`, `e3e4`, `a10b9`).
 fn parse_square_list(text: &str) -> Option<Vec<Square>> {
-    crate::notation::split_squares(text)?
+    split_squares(text)?
         .into_iter()
         .map(Square::parse)
         .collect()
@@ -759,8 +759,28 @@ fn set_ep_from_fen(
         }
         bb.insert(t);
     }
-    if crate::movegen::ep_capturable(rules, pos, mover, bb) {
+    if super::position::ep_capturable(rules, pos, mover, bb) {
         pos.set_ep(bb, Some(victim));
     }
     Ok(())
+}
+
+/// Splits squares written one after another (`e3e4`, `a10b9`) at each file letter; `None` if
+/// the text does not start with a letter. Used for en-passant fields that list several squares.
+pub fn split_squares(text: &str) -> Option<Vec<&str>> {
+    let starts: Vec<usize> = text
+        .char_indices()
+        .filter(|(_, c)| c.is_ascii_lowercase())
+        .map(|(i, _)| i)
+        .collect();
+    if starts.first() != Some(&0) || !text.is_ascii() {
+        return None;
+    }
+    Some(
+        starts
+            .iter()
+            .enumerate()
+            .map(|(k, &a)| &text[a..starts.get(k + 1).copied().unwrap_or(text.len())])
+            .collect(),
+    )
 }

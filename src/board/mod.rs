@@ -8,7 +8,7 @@ pub mod zobrist;
 
 pub use fen::{FenError, Setup};
 pub use make::Effects;
-pub use position::{Position, PositionError};
+pub use position::{ep_capturable, Position, PositionError};
 pub use state::{PieceFlags, PieceState, Reserve, Spell, SpellKind, StateTable, MAX_STATES};
 
 #[cfg(test)]

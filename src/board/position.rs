@@ -4,7 +4,7 @@
 
 use super::state::{PieceState, Reserve, Spell, StateTable};
 use super::zobrist;
-use crate::core::{Bitboard, Color, Piece, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
+use crate::core::{Bitboard, Color, KindSet, Piece, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
 use crate::rules::Rules;
 use std::fmt;
 
@@ -453,4 +453,25 @@ impl fmt::Debug for Position {
             self.occupied()
         )
     }
+}
+
+/// Whether a piece of `by` that takes part in en passant could capture onto one of `targets`.
+pub fn ep_capturable(rules: &Rules, pos: &Position, by: Color, targets: Bitboard) -> bool {
+    kinds_capture_onto(rules, pos, by, rules.en_passant, targets)
+}
+
+fn kinds_capture_onto(
+    rules: &Rules,
+    pos: &Position,
+    by: Color,
+    kinds: KindSet,
+    targets: Bitboard,
+) -> bool {
+    kinds.into_iter().any(|k| {
+        let theirs = pos.pieces(by, k);
+        theirs.nonempty()
+            && targets
+                .into_iter()
+                .any(|t| (rules.tables.leap_capturers(by, k, t) & theirs).nonempty())
+    })
 }

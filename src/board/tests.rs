@@ -6,7 +6,7 @@
 use super::*;
 use crate::core::{Bitboard, Color, Geometry, Move, Piece, PieceKind, Square};
 use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
-use crate::variants::{Hooks, Pipeline, Variant};
+use crate::variants::{GameModule, Hooks, Pipeline, Presentation, SearchSwitches, Variant};
 
 fn sq(s: &str) -> Square {
     Square::parse(s).unwrap()
@@ -69,6 +69,10 @@ impl Hooks for StateGame {
         crate::movegen::validate_basic(self, pos)
     }
 }
+
+impl GameModule for StateGame {}
+impl SearchSwitches for StateGame {}
+impl Presentation for StateGame {}
 
 fn game() -> Pipeline<StateGame> {
     let geometry = Geometry::rectangle(10, 10)

@@ -21,7 +21,7 @@ pub fn bench(variant: Option<&str>, threads: usize, depth: Option<u32>) -> Resul
     let mut nodes = 0u64;
     let mut time = Duration::ZERO;
     for v in list {
-        let depth = depth.unwrap_or_else(|| v.bench_depth());
+        let depth = depth.unwrap_or_else(|| v.bench().depth);
         let r = crate::bench::run(v, depth, threads, |i, fen, n, t| {
             eprintln!(
                 "{} position {}: {n} nodes, {} ms ({fen})",

@@ -17,13 +17,53 @@ use super::square::Square;
 use std::fmt;
 
 /// A move kind a game defines for itself: a number from 0 to [`Special::COUNT`] - 1, named by a
-/// constant in the game's module.
+/// constant that the game declares with [`special_kinds!`](crate::special_kinds).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Special(pub u8);
 
 impl Special {
     /// How many special kinds a game may name.
     pub const COUNT: u8 = 16;
+}
+
+/// Declares a game's own move kinds in one place: a [`Special`] constant for each, numbered from
+/// 0 in the order written, and `SPECIALS`, the list of them with their names (the game's
+/// `GameModule::SPECIALS`). The macro numbers them, so two kinds of one game cannot share a
+/// code; shared pieces (`variants::short`) take their codes from the game that uses them.
+///
+/// ```
+/// mod game {
+///     menagerie::special_kinds! {
+///         /// A teleport.
+///         pub TELEPORT;
+///         /// An explosion.
+///         pub EXPLODE;
+///     }
+/// }
+/// assert_eq!(game::EXPLODE, menagerie::core::Special(1));
+/// assert_eq!(game::SPECIALS[0], (game::TELEPORT, "TELEPORT"));
+/// ```
+#[macro_export]
+macro_rules! special_kinds {
+    ($($(#[$meta:meta])* $vis:vis $name:ident;)+) => {
+        /// The game's own move kinds in the order declared: their codes.
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[repr(u8)]
+        enum SpecialCode {
+            $($name),+
+        }
+        $(
+            $(#[$meta])*
+            $vis const $name: $crate::core::Special =
+                $crate::core::Special(SpecialCode::$name as u8);
+        )+
+        /// The game's own move kinds with their names, in code order.
+        pub const SPECIALS: &[($crate::core::Special, &str)] = &[$(($name, stringify!($name))),+];
+        const _: () = assert!(
+            SPECIALS.len() <= $crate::core::Special::COUNT as usize,
+            "more special kinds than a move can carry"
+        );
+    };
 }
 
 /// What a move does.

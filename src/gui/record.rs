@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 /// A search line for the page: the score from White's side, depth, nodes and the moves.
 pub fn info_json(v: &dyn Variant, pos: &Position, info: &Info) -> Value {
-    let sign = if v.point_of_view(pos) == Color::Black {
+    let sign = if v.rulings().point_of_view(pos) == Color::Black {
         -1
     } else {
         1

@@ -34,7 +34,7 @@ const DEFAULT_MOVETIME_MS: u64 = 1_000;
 pub enum Player {
     /// A person at the page.
     Human,
-    /// The engine: a search for White or Black; for a third party, `third_party::choose` helping
+    /// The engine: a search for White or Black; for a third party, `engine::choose_third_party_ply` helping
     /// the player the settings name.
     Engine,
     /// For a third party only: the seeded random choice (`third_party::seeded_choice`), the one
@@ -577,7 +577,7 @@ impl Session {
             "variant": v.name(),
             "fen": v.fen(pos),
             "turn": view::side_code(pos.turn()).to_string(),
-            "point_of_view": view::side_code(v.point_of_view(pos)).to_string(),
+            "point_of_view": view::side_code(v.rulings().point_of_view(pos)).to_string(),
             "ply": pos.ply(),
             "pieces": view::pieces_json(v, pos),
             "reserve": view::reserve_json(v.rules(), pos),
@@ -599,7 +599,7 @@ impl Session {
                 "seed": self.engine.options.third_party.seed,
                 "favors": view::side_code(self.engine.options.third_party.favors).to_string(),
             },
-            "turn_notes": v.describe_turn(pos),
+            "turn_notes": v.presentation().describe_turn(pos),
             "engine": {
                 "movetime_ms": self.movetime.as_millis() as u64,
                 "depth": self.depth,
@@ -725,7 +725,7 @@ mod tests {
                 ..third_party::ThirdParty::default()
             };
             let history = crate::game::Game::new(v, pos.clone()).history();
-            let expected = third_party::choose(v, &pos, &history, &tp).map(text);
+            let expected = crate::engine::choose_third_party_ply(v, &pos, &history, &tp).map(text);
             assert!(expected.is_some());
             assert_eq!(ply, expected, "helping {favors}");
             assert_eq!(s.state()["third_party"]["favors"], &favors[..1]);

@@ -40,7 +40,7 @@ pub fn variant_json(v: &dyn Variant) -> Value {
             json!({ "name": name, "squares": sq })
         })
         .collect();
-    let notes = v.legend_notes();
+    let notes = v.presentation().legend_notes();
     let note_of = |c: char| -> Vec<&str> {
         notes
             .iter()
@@ -84,7 +84,7 @@ pub fn variant_json(v: &dyn Variant) -> Value {
         "notes": note_of(' '),
         "start_fen": v.fen(&v.start_position()),
         "third_party": has_third_party(v),
-        "neutral_name": v.neutral_name(),
+        "neutral_name": v.presentation().neutral_name(),
     })
 }
 
@@ -173,7 +173,7 @@ pub fn pieces_json(v: &dyn Variant, pos: &Position) -> Vec<Value> {
                 "square": sq.to_string(),
                 "piece": piece_code(rules, piece),
                 "color": side_code(piece.color()).to_string(),
-                "labels": v.describe_state(pos, sq),
+                "labels": v.presentation().describe_state(v.rules(), pos, sq),
                 "attached": attached,
                 "link": st.link,
             })
@@ -262,7 +262,10 @@ mod tests {
         let pos = v
             .parse_fen("4k5/10/10/10/10/4O{c3}5/10/4X{c4}5/4N{aA,f1}5/4K5 w - - 0 1")
             .unwrap();
-        let labels = |s: &str| v.describe_state(&pos, Square::parse(s).unwrap());
+        let labels = |s: &str| {
+            v.presentation()
+                .describe_state(v.rules(), &pos, Square::parse(s).unwrap())
+        };
         assert_eq!(labels("e5"), vec!["range 4"]);
         assert_eq!(labels("e3"), vec!["step 5"]);
         assert_eq!(labels("e2"), vec!["+archer", "shots 1"]);
@@ -271,7 +274,8 @@ mod tests {
         let chess = variants::by_name("chess").unwrap();
         let start = chess.start_position();
         assert!(chess
-            .describe_state(&start, Square::parse("e1").unwrap())
+            .presentation()
+            .describe_state(chess.rules(), &start, Square::parse("e1").unwrap())
             .is_empty());
     }
 

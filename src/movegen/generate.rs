@@ -4,11 +4,10 @@
 //! added here too; the legality filter then applies the game's `allows` hook.
 
 use crate::board::Position;
-use crate::core::{Bitboard, Color, KindSet, Move, MoveList, PieceKind, Square};
+use crate::core::{Bitboard, Color, Move, MoveList, PieceKind, Square};
 use crate::rules::Rules;
-use crate::variants::{Hooks, Rights};
 
-use super::Method;
+use super::{Hooks, Method, Rights};
 
 /// Pushes a move to `to`, expanded into promotions where the piece must promote there.
 #[inline]
@@ -269,25 +268,4 @@ fn drops(rules: &Rules, pos: &Position, out: &mut MoveList) {
             out.push(Move::drop(kind, to));
         }
     }
-}
-
-/// Whether a piece of `by` that takes part in en passant could capture onto one of `targets`.
-pub fn ep_capturable(rules: &Rules, pos: &Position, by: Color, targets: Bitboard) -> bool {
-    kinds_capture_onto(rules, pos, by, rules.en_passant, targets)
-}
-
-fn kinds_capture_onto(
-    rules: &Rules,
-    pos: &Position,
-    by: Color,
-    kinds: KindSet,
-    targets: Bitboard,
-) -> bool {
-    kinds.into_iter().any(|k| {
-        let theirs = pos.pieces(by, k);
-        theirs.nonempty()
-            && targets
-                .into_iter()
-                .any(|t| (rules.tables.leap_capturers(by, k, t) & theirs).nonempty())
-    })
 }

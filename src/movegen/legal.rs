@@ -8,9 +8,8 @@
 use crate::board::{Position, PositionError};
 use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, PieceKind, Square};
 use crate::rules::{Direction, Rules};
-use crate::variants::{Hooks, Shortcuts};
 
-use super::{generate, Method};
+use super::{generate, Hooks, Method, Shortcuts};
 
 /// All legal moves of the side to move; `in_check` says whether it is in check.
 pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {

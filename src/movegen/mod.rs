@@ -1,5 +1,5 @@
-//! The shared pipeline every game runs on, with the game's hooks (`variants::Hooks`) called
-//! wherever a rule applies:
+//! The shared pipeline every game runs on, with the rules seam: the game's hooks (`Hooks`, in
+//! `hooks`) called wherever a rule applies:
 //!
 //! - `generate`: pseudo-legal moves from the compiled tables, for the pieces the `rights` hook
 //!   lets the side to move move, with the captures it allows; castling (its safety by the
@@ -14,18 +14,21 @@
 
 mod attacks;
 mod generate;
+pub mod hooks;
 mod legal;
+pub mod outcome;
 mod play;
 pub mod reference;
 
+pub use crate::board::ep_capturable;
 pub use attacks::{attacked_by, table_attacked};
-pub use generate::{
-    en_passant, ep_capturable, moves_of, pseudo_legal, pseudo_legal_noisy, push_target,
-};
+pub use generate::{en_passant, moves_of, pseudo_legal, pseudo_legal_noisy, push_target};
+pub use hooks::{default_rights, Hooks, Rights, Rulings, Shortcuts};
 pub use legal::{
     castling_pieces_stand, legal, legal_noisy, royal_attacked, table_shortcuts, validate_basic,
     validate_stateless, validate_two_players,
 };
+pub use outcome::{fide_outcome, EndReason, Outcome};
 pub use play::play;
 
 use crate::board::Position;

@@ -3,11 +3,9 @@
 //! plies) with the spells that run out, the game's `after_move` state updates, then the turn
 //! (`next_turn`), the fullmove number and en passant.
 
-use crate::board::Position;
+use super::Hooks;
+use crate::board::{ep_capturable, Position};
 use crate::core::{Bitboard, Color, Move, MoveKind};
-use crate::variants::Hooks;
-
-use super::generate::ep_capturable;
 
 /// The position after `m`, which must be pseudo-legal in `pos`.
 pub fn play<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move) -> Position {

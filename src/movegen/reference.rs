@@ -3,10 +3,10 @@
 //! with the reference method (whose default looks for any capture of a royal piece the slow
 //! way). It defines the rules the fast generator must match; tests compare the two.
 
+use super::Hooks;
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Move, Piece, PieceKind, Square};
 use crate::rules::Rules;
-use crate::variants::Hooks;
 
 use super::Method;
 

@@ -385,7 +385,7 @@ impl Uci {
         // The clock is that of the player to move, or the player a third party's turn hands the
         // move to.
         let pos = self.engine.game().position();
-        let white = self.engine.variant().point_of_view(pos) != crate::core::Color::Black;
+        let white = self.engine.variant().rulings().point_of_view(pos) != crate::core::Color::Black;
         let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
         if let Some(t) = time {
             limits.clock = Some(Clock {

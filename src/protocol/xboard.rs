@@ -666,7 +666,7 @@ impl Xboard {
             }
         };
         if let Some(t) = told {
-            let who = self.engine.variant().neutral_name();
+            let who = self.engine.variant().presentation().neutral_name();
             self.say(&format!("telluser {who} plays {t}"));
         }
         self.own_third_party = false;
@@ -754,7 +754,7 @@ impl Xboard {
         self.engine.game_mut().play(m);
         self.own_third_party = own;
         if own {
-            let who = self.engine.variant().neutral_name();
+            let who = self.engine.variant().presentation().neutral_name();
             self.say(&format!("telluser {who} plays {text}"));
         }
     }

@@ -132,7 +132,7 @@ impl Worker<'_> {
     fn generate_or_end(&self, pos: &Position, node: Node, moves: &mut MoveList) -> Option<i32> {
         let variant = self.shared.variant;
         variant.legal_moves_checked(pos, node.in_check, moves);
-        if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
+        if let Some(outcome) = variant.rulings().outcome(pos, moves.len(), &[]) {
             return Some(self.outcome_score(outcome, pos, node.ply));
         }
         if node.ply >= MAX_PLY - 1 {
@@ -160,7 +160,7 @@ impl Worker<'_> {
         let mut quiets_tried = MoveList::new();
         let may_prune = !node.pv_node && !node.in_check;
         while let Some(m) = picker.next() {
-            let quiet = !variant.is_noisy(pos, m);
+            let quiet = !variant.rulings().is_noisy(pos, m);
             let child = variant.play(pos, m);
             let gives_check = variant.in_check(&child);
             // Step 10. Prune quiet moves that give no check near the horizon: late in the order

@@ -1,6 +1,6 @@
 //! Search: iterative deepening with aspiration windows over a principal variation search, with a
 //! transposition table shared by all threads (Lazy SMP on a rayon pool), quiescence over noisy
-//! moves, null-move pruning and late-move reductions where the variant allows them. It honours
+//! moves, null-move pruning where the game allows it, and late-move reductions. It honours
 //! every limit the protocols pass (depth, nodes, time, mate, infinite, ponder, searchmoves,
 //! MultiPV) and stops cleanly. With one thread it is deterministic.
 //!

@@ -27,7 +27,7 @@ impl Worker<'_> {
         Picker::new(moves, |m| {
             if m == tt_move {
                 ORDER_TT
-            } else if variant.is_noisy(pos, m) {
+            } else if variant.rulings().is_noisy(pos, m) {
                 // Most valuable victim and promoted piece first, then least valuable mover.
                 let mover = self.value_on(pos, m.from());
                 let promoted = if m.kind() == MoveKind::Promotion {
@@ -35,7 +35,10 @@ impl Worker<'_> {
                 } else {
                     0
                 };
-                let gain = variant.material_gain(pos, m, &|k| self.eval.value(k)) + promoted;
+                let gain = variant
+                    .rulings()
+                    .material_gain(pos, m, &|k| self.eval.value(k))
+                    + promoted;
                 ORDER_CAPTURE + 10 * gain - mover / 10
             } else if self.killers[ply][0] == m {
                 ORDER_KILLER[0]

@@ -91,7 +91,9 @@ impl Worker<'_> {
         let null = variant.play(pos, Move::pass());
         // Only a pass that hands the move straight to the opponent is a null move: never one
         // that crosses a third party's turn.
-        if null.turn() != pos.turn().opponent() || variant.point_of_view(&null) != null.turn() {
+        if null.turn() != pos.turn().opponent()
+            || variant.rulings().point_of_view(&null) != null.turn()
+        {
             return None;
         }
         self.path.push(pos.hash());
@@ -132,8 +134,7 @@ impl Worker<'_> {
         gives_check: bool,
         new_depth: i32,
     ) -> i32 {
-        if self.allow_reductions
-            && node.depth >= LMR_DEPTH
+        if node.depth >= LMR_DEPTH
             && index >= LMR_FULL_MOVES
             && quiet
             && !node.in_check

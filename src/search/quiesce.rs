@@ -48,7 +48,7 @@ impl Worker<'_> {
         let evasions = in_check && self.quiesce_quiet < QUIESCE_EVASIONS;
         if in_check {
             variant.legal_moves_checked(pos, true, &mut moves);
-            if let Some(outcome) = variant.outcome(pos, moves.len(), &[]) {
+            if let Some(outcome) = variant.rulings().outcome(pos, moves.len(), &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
         }
@@ -57,7 +57,7 @@ impl Worker<'_> {
         } else {
             // Not in check, the side to move is taken to have a move (stalemate is left to the
             // full-width search); the other game ends still count.
-            if let Some(outcome) = variant.outcome(pos, 1, &[]) {
+            if let Some(outcome) = variant.rulings().outcome(pos, 1, &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
             stand_pat = self.static_eval(pos);
@@ -65,7 +65,7 @@ impl Worker<'_> {
                 return stand_pat;
             }
             if in_check {
-                moves.retain(|m| variant.is_noisy(pos, m));
+                moves.retain(|m| variant.rulings().is_noisy(pos, m));
             } else {
                 variant.noisy_moves(pos, false, &mut moves);
             }
@@ -77,7 +77,7 @@ impl Worker<'_> {
             if !evasions && self.quiesce_skips(pos, m, stand_pat, alpha) {
                 continue;
             }
-            let quiet = evasions && !variant.is_noisy(pos, m);
+            let quiet = evasions && !variant.rulings().is_noisy(pos, m);
             let child = variant.play(pos, m);
             let check = variant.in_check(&child);
             let score = self.quiesce_child(pos, &child, ply, alpha, beta, check, quiet);
@@ -117,7 +117,7 @@ impl Worker<'_> {
             _ => moves.iter().copied().find(|m| m.kind() == MoveKind::Pass),
         };
         let Some(m) = m else {
-            return match variant.outcome(pos, moves.len(), &[]) {
+            return match variant.rulings().outcome(pos, moves.len(), &[]) {
                 Some(o) => self.outcome_score(o, pos, ply),
                 None => self.static_eval(pos),
             };

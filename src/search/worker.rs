@@ -34,7 +34,6 @@ pub(super) struct Worker<'a> {
     pub(super) history: Vec<i32>,
     pub(super) pawn_kinds: KindSet,
     pub(super) allow_null: bool,
-    pub(super) allow_reductions: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -57,8 +56,7 @@ impl<'a> Worker<'a> {
             killers: [[Move::NULL; 2]; MAX_PLY],
             history: vec![0; NUM_SQUARES * NUM_SQUARES],
             pawn_kinds,
-            allow_null: shared.variant.null_move_allowed(),
-            allow_reductions: shared.variant.reductions_allowed(),
+            allow_null: shared.variant.switches().null_move_allowed(),
         }
     }
 
@@ -137,6 +135,7 @@ impl<'a> Worker<'a> {
         let window = self
             .shared
             .variant
+            .rulings()
             .repetition_window(pos)
             .min(self.path.len());
         self.path[self.path.len() - window..]
@@ -152,7 +151,7 @@ impl<'a> Worker<'a> {
         if pos.turn() == Color::Neutral && tp.policy == Policy::Engine {
             tp.favors
         } else {
-            self.shared.variant.point_of_view(pos)
+            self.shared.variant.rulings().point_of_view(pos)
         }
     }
 
@@ -171,7 +170,7 @@ impl<'a> Worker<'a> {
     pub(super) fn static_eval(&self, pos: &Position) -> i32 {
         let variant = self.shared.variant;
         let pov = self.pov(pos);
-        let extra = variant.evaluate_extra(pos);
+        let extra = variant.switches().evaluate_extra(pos);
         let extra = if pov == Color::Black { -extra } else { extra };
         self.eval.evaluate(variant.rules(), pos, pov) + extra
     }
@@ -190,6 +189,7 @@ impl<'a> Worker<'a> {
     pub(super) fn material_gain(&self, pos: &Position, m: Move) -> i32 {
         self.shared
             .variant
+            .rulings()
             .material_gain(pos, m, &|k| self.eval.value(k))
     }
 }

@@ -1,6 +1,7 @@
 //! FIDE chess: the baseline every other game is checked against. All its rules are the trait's
 //! defaults except insufficient material, which knows FIDE's drawn endings.
 
+use super::{Bench, GameModule, Presentation, SearchSwitches};
 use super::{Hooks, Pipeline};
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Geometry, PieceKind, Square};
@@ -166,19 +167,12 @@ pub fn get() -> &'static Pipeline<Chess> {
     })
 }
 
-impl Hooks for Chess {
-    fn rules(&self) -> &Rules {
-        &self.rules
-    }
+impl GameModule for Chess {
+    const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
 
-    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
-        NAMED
-    }
-
-    /// The start position and the chessprogramming wiki's perft positions 2-6, plus a quiet
-    /// middlegame and a rook endgame.
-    fn bench_positions(&self) -> &'static [&'static str] {
-        &[
+    const BENCH: Bench = Bench {
+        depth: Bench::DEFAULT_DEPTH,
+        positions: &[
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -187,7 +181,13 @@ impl Hooks for Chess {
             "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
             "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
             "8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 40",
-        ]
+        ],
+    };
+}
+
+impl Hooks for Chess {
+    fn rules(&self) -> &Rules {
+        &self.rules
     }
 
     /// FIDE's dead positions that are easy to recognise: bare kings, a lone minor piece, and any
@@ -215,6 +215,10 @@ impl Hooks for Chess {
         light == 0 || light == bishops.count() as usize
     }
 }
+
+impl SearchSwitches for Chess {}
+
+impl Presentation for Chess {}
 
 #[cfg(test)]
 mod tests {

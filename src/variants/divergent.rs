@@ -2,6 +2,7 @@
 //! differently than it moves. Everything here is data; the trait's defaults are the rules.
 //! `docs/rules/divergent.md` restates them with their RULINGS items.
 
+use super::{GameModule, Presentation, SearchSwitches};
 use super::{Hooks, Pipeline};
 use crate::core::{Geometry, PieceKind};
 use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
@@ -109,15 +110,19 @@ pub fn get() -> &'static Pipeline<Divergent> {
     })
 }
 
+impl GameModule for Divergent {
+    const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
+}
+
 impl Hooks for Divergent {
     fn rules(&self) -> &Rules {
         &self.rules
     }
-
-    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
-        NAMED
-    }
 }
+
+impl SearchSwitches for Divergent {}
+
+impl Presentation for Divergent {}
 
 #[cfg(test)]
 mod tests {

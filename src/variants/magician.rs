@@ -4,6 +4,7 @@
 //! and the trigger are the two hooks below. `docs/rules/magician.md` cites the RULINGS items.
 
 use super::chess::{self, fide_pieces, BISHOP, PAWN};
+use super::{GameModule, Presentation, SearchSwitches};
 use super::{Hooks, Pipeline};
 use crate::board::{Effects, Position};
 use crate::core::Square;
@@ -29,9 +30,12 @@ const NAMED: &[(PieceKind, char)] = &[
     (TELEPATH, 'T'),
 ];
 
-/// A pawn move entering the 6th rank that also promotes the Magician on `aux` into `piece`
-/// (RULINGS §4.3, §8 item 6). Whether it captures, en passant included, is read from the board.
-pub const ALSO_PROMOTE: Special = Special(0);
+crate::special_kinds! {
+    /// A pawn move entering the 6th rank that also promotes the Magician on `aux` into `piece`
+    /// (RULINGS §4.3, §8 item 6). Whether it captures, en passant included, is read from the
+    /// board.
+    pub ALSO_PROMOTE;
+}
 
 /// The rank, counted from the owner's side from 0, whose entry by a pawn promotes a Magician.
 const TRIGGER_RANK: u8 = 5;
@@ -105,13 +109,15 @@ const LEGEND: &[(char, &str)] = &[
     ('T', "Home-File Transference as the Magician."),
 ];
 
+impl GameModule for Magician {
+    const SPECIALS: &'static [(Special, &'static str)] = SPECIALS;
+
+    const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
+}
+
 impl Hooks for Magician {
     fn rules(&self) -> &Rules {
         &self.rules
-    }
-
-    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
-        NAMED
     }
 
     /// While the mover has Magicians, a pawn move onto the 6th rank is one of the moves that
@@ -171,6 +177,29 @@ impl Hooks for Magician {
         fx
     }
 
+    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
+        m.is(ALSO_PROMOTE) || movegen::core_is_noisy(pos, m)
+    }
+
+    fn material_gain(&self, pos: &Position, m: Move, value: &dyn Fn(PieceKind) -> i32) -> i32 {
+        if m.is(ALSO_PROMOTE) {
+            // The piece on the target square and the new kind (an en-passant victim is not
+            // counted).
+            let victim = pos.piece_at(m.to());
+            let taken = if victim.is_some() {
+                value(victim.kind())
+            } else {
+                0
+            };
+            return taken + m.piece().map_or(0, value);
+        }
+        movegen::core_material_gain(pos, m, value)
+    }
+}
+
+impl SearchSwitches for Magician {}
+
+impl Presentation for Magician {
     fn legend_notes(&self) -> &'static [(char, &'static str)] {
         LEGEND
     }
@@ -189,25 +218,6 @@ impl Hooks for Magician {
     /// becoming a High-Priestess.
     fn xboard_carries(&self, _pos: &Position, m: Move) -> bool {
         !m.is(ALSO_PROMOTE)
-    }
-
-    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
-        m.is(ALSO_PROMOTE) || movegen::core_is_noisy(pos, m)
-    }
-
-    fn material_gain(&self, pos: &Position, m: Move, value: &dyn Fn(PieceKind) -> i32) -> i32 {
-        if m.is(ALSO_PROMOTE) {
-            // The piece on the target square and the new kind (an en-passant victim is not
-            // counted).
-            let victim = pos.piece_at(m.to());
-            let taken = if victim.is_some() {
-                value(victim.kind())
-            } else {
-                0
-            };
-            return taken + m.piece().map_or(0, value);
-        }
-        movegen::core_material_gain(pos, m, value)
     }
 }
 

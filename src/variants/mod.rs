@@ -1,108 +1,76 @@
-//! The variant facade and the registry. A game module implements [`Hooks`] (its exotic rules,
-//! over defaults that are the FIDE rules); [`Pipeline`] runs the shared pipeline with those
-//! hooks and is what the rest of the engine sees, as `&dyn Variant`.
+//! The games, the variant facade and the registry. A game module implements [`GameModule`]:
+//! its rules as [`Hooks`] on the shared pipeline (over defaults that are the FIDE rules), its
+//! [`SearchSwitches`] and [`Presentation`], and plain data (named kinds, its own move kinds,
+//! bench positions). [`Pipeline`] runs the shared pipeline with those hooks and is what the rest
+//! of the engine sees, as `&dyn Variant`.
 
 pub mod afterlife;
 pub mod chaos;
 pub mod chess;
 pub mod divergent;
 pub mod existentialist;
-pub mod hooks;
 pub mod magician;
+pub mod presentation;
 pub mod schizophrenic;
 pub mod short;
+pub mod switches;
 
-pub use hooks::{Hooks, Rights, Shortcuts};
+pub use crate::movegen::{EndReason, Hooks, Outcome, Rights, Rulings, Shortcuts};
+pub use presentation::Presentation;
+pub use switches::SearchSwitches;
 
 use crate::board::{FenError, Position, Setup};
-use crate::core::{Color, Move, MoveKind, MoveList, PieceKind, Square};
+use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, PieceKind, Special, Square};
 use crate::movegen::{self, Method};
 use crate::notation::{self, Dialect};
 use crate::rules::Rules;
 use std::fmt;
 use std::sync::OnceLock;
 
-/// Why a game ended.
+/// What `menagerie bench` searches in a game: plain data each game module may set
+/// (`GameModule::BENCH`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    /// The side to move is in check with no legal move.
-    Checkmate,
-    /// The side to move has no legal move and is not in check.
-    Stalemate,
-    /// Fifty moves by each side without capture or pawn move.
-    FiftyMoves,
-    /// The same position occurred the set number of times.
-    Repetition,
-    /// Neither side can mate.
-    InsufficientMaterial,
-    /// A rule of the variant.
-    Variant(&'static str),
+pub struct Bench {
+    /// The depth when none is given.
+    pub depth: u32,
+    /// The positions, as FEN; empty: the start position.
+    pub positions: &'static [&'static str],
 }
 
-impl fmt::Display for EndReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EndReason::Checkmate => write!(f, "checkmate"),
-            EndReason::Stalemate => write!(f, "stalemate"),
-            EndReason::FiftyMoves => write!(f, "50-move rule"),
-            EndReason::Repetition => write!(f, "repetition"),
-            EndReason::InsufficientMaterial => write!(f, "insufficient material"),
-            EndReason::Variant(s) => write!(f, "{s}"),
-        }
-    }
+impl Bench {
+    /// The depth of `menagerie bench` for a game that sets none.
+    pub const DEFAULT_DEPTH: u32 = 9;
+
+    /// The start position to the default depth.
+    pub const START: Bench = Bench {
+        depth: Bench::DEFAULT_DEPTH,
+        positions: &[],
+    };
 }
 
-/// A finished game's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// `winner` won.
-    Win { winner: Color, reason: EndReason },
-    /// Nobody won.
-    Draw { reason: EndReason },
+/// Everything a game module gives the registry: its rules as hooks on the pipeline
+/// ([`Hooks`], in `crate::movegen`), the search's switches ([`SearchSwitches`]), its
+/// presentation ([`Presentation`]), and plain data. A game writes only what it changes; the
+/// smallest game writes `Hooks::rules`, empty impls of the other two traits, and its named
+/// kinds (see `divergent.rs`).
+pub trait GameModule: Hooks + SearchSwitches + Presentation + Sized + 'static {
+    /// Kinds the game's module names, with their letters; a registry test checks them against
+    /// the catalogue (`Rules::check_named`). Default: none.
+    const NAMED_KINDS: &'static [(PieceKind, char)] = &[];
+
+    /// The game's own move kinds (`MoveKind::Special`), each with its name, declared once with
+    /// `special_kinds!` so that two of them cannot share a code; a registry test checks that
+    /// every special move the game makes is one of them. Default: none.
+    const SPECIALS: &'static [(Special, &'static str)] = &[];
+
+    /// What `menagerie bench` searches. Default: the start position to `Bench::DEFAULT_DEPTH`.
+    const BENCH: Bench = Bench::START;
 }
 
-impl Outcome {
-    /// The reason in the words XBoard and PGN comments use: `White mates`, `Stalemate`,
-    /// `Draw by repetition`...
-    pub fn describe(&self) -> String {
-        let side = |c: Color| if c == Color::White { "White" } else { "Black" };
-        match *self {
-            Outcome::Win {
-                winner,
-                reason: EndReason::Checkmate,
-            } => format!("{} mates", side(winner)),
-            Outcome::Win { winner, reason } => format!("{} wins by {reason}", side(winner)),
-            Outcome::Draw {
-                reason: EndReason::Stalemate,
-            } => "Stalemate".to_string(),
-            Outcome::Draw {
-                reason: EndReason::Repetition,
-            } => "Draw by repetition".to_string(),
-            Outcome::Draw {
-                reason: EndReason::FiftyMoves,
-            } => "Draw by fifty move rule".to_string(),
-            Outcome::Draw {
-                reason: EndReason::InsufficientMaterial,
-            } => "Insufficient material".to_string(),
-            Outcome::Draw { reason } => format!("Draw by {reason}"),
-        }
-    }
-
-    /// The result in PGN form: `1-0`, `0-1` or `1/2-1/2`.
-    pub fn pgn(&self) -> &'static str {
-        match self {
-            Outcome::Win {
-                winner: Color::White,
-                ..
-            } => "1-0",
-            Outcome::Win { .. } => "0-1",
-            Outcome::Draw { .. } => "1/2-1/2",
-        }
-    }
-}
-
-/// A game as the engine sees it: every operation of the shared pipeline, run with the game's
-/// hooks. Object safe, so protocols, the search and the runner hold `&dyn Variant`.
+/// A game as the engine sees it: the operations of the shared pipeline run with the game's
+/// hooks, and the game's concerns handed out whole (`rulings`, `switches`, `presentation`), so a
+/// new hook is written once, in its trait, and called through them. Object safe, so protocols,
+/// the search and the runner hold `&dyn Variant`.
 pub trait Variant: Send + Sync {
     /// The compiled rules.
     fn rules(&self) -> &Rules;
@@ -117,8 +85,29 @@ pub trait Variant: Send + Sync {
         self.rules().spec.description
     }
 
-    /// Kinds the game's module names, with their letters.
+    // ---- The game's concerns ----
+
+    /// What the search, the game record and the referee ask of the game's rules beyond the
+    /// operations below (`outcome`, `point_of_view`, `is_noisy`, `material_gain`,
+    /// `repetition_window`), answered by its hooks (`movegen::Rulings`).
+    fn rulings(&self) -> &dyn Rulings;
+
+    /// The search's switches for the game.
+    fn switches(&self) -> &dyn SearchSwitches;
+
+    /// The game's move text, XBoard texts and the browser board's labels.
+    fn presentation(&self) -> &dyn Presentation;
+
+    /// Kinds the game's module names, with their letters (`GameModule::NAMED_KINDS`).
     fn named_kinds(&self) -> &'static [(PieceKind, char)];
+
+    /// The game's own move kinds with their names (`GameModule::SPECIALS`).
+    fn specials(&self) -> &'static [(Special, &'static str)];
+
+    /// What `menagerie bench` searches (`GameModule::BENCH`).
+    fn bench(&self) -> Bench;
+
+    // ---- The pipeline ----
 
     /// Legal moves of the side to move.
     fn legal_moves(&self, pos: &Position, out: &mut MoveList) {
@@ -130,7 +119,7 @@ pub trait Variant: Send + Sync {
     fn legal_moves_checked(&self, pos: &Position, in_check: bool, out: &mut MoveList);
 
     /// The legal moves that change material (what quiescence searches): the legal moves for
-    /// which `is_noisy` holds.
+    /// which `Hooks::is_noisy` holds.
     fn noisy_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList);
 
     /// Legal moves by the slow reference generator; tests compare it with `legal_moves`.
@@ -147,16 +136,7 @@ pub trait Variant: Send + Sync {
     fn exposes_royal(&self, before: &Position, m: Move, after: &Position) -> bool;
 
     /// Whether the pieces that threaten `defender` attack `sq` with `occupied` as blockers.
-    fn attacked(
-        &self,
-        pos: &Position,
-        sq: Square,
-        defender: Color,
-        occupied: crate::core::Bitboard,
-    ) -> bool;
-
-    /// The player a position is scored for (see `Hooks::point_of_view`).
-    fn point_of_view(&self, pos: &Position) -> Color;
+    fn attacked(&self, pos: &Position, sq: Square, defender: Color, occupied: Bitboard) -> bool;
 
     /// Parses and checks a FEN.
     fn parse_fen(&self, fen: &str) -> Result<Position, FenError>;
@@ -170,62 +150,9 @@ pub trait Variant: Send + Sync {
             .expect("the start FEN of every registered variant is valid")
     }
 
-    /// A move's text in `dialect` (`crate::notation`).
+    /// A move's text in `dialect` (`crate::notation`): the core kinds' text, or the game's
+    /// (`Presentation::special_text`).
     fn move_text(&self, m: Move, dialect: Dialect) -> String;
-
-    /// Whether XBoard 4.9.1 carries `m` as this engine means it.
-    fn xboard_carries(&self, pos: &Position, m: Move) -> bool;
-
-    /// Other click sequences that enter `m` in XBoard.
-    fn xboard_paths(&self, pos: &Position, m: Move) -> Vec<Vec<Square>>;
-
-    /// The game's XBoard text for `m`, if it differs from the CECP move text.
-    fn xboard_text(&self, pos: &Position, m: Move) -> Option<String>;
-
-    /// Squares XBoard is not asked to show as we do.
-    fn xboard_hidden(&self) -> crate::core::Bitboard;
-
-    /// Whether `m` changes material.
-    fn is_noisy(&self, pos: &Position, m: Move) -> bool;
-
-    /// The material `m` wins at once, signed, from the values of piece kinds.
-    fn material_gain(&self, pos: &Position, m: Move, value: &dyn Fn(PieceKind) -> i32) -> i32;
-
-    /// Evaluation terms of the game's own, in centipawns for White.
-    fn evaluate_extra(&self, pos: &Position) -> i32;
-
-    /// Whether the search may prune with a null move.
-    fn null_move_allowed(&self) -> bool;
-
-    /// Whether the search may reduce late quiet moves.
-    fn reductions_allowed(&self) -> bool;
-
-    /// How many earlier positions a repetition may lie back.
-    fn repetition_window(&self, pos: &Position) -> usize;
-
-    /// Depth of `menagerie bench` for this variant when no depth is given.
-    fn bench_depth(&self) -> u32;
-
-    /// Positions `menagerie bench` searches; empty: the start position.
-    fn bench_positions(&self) -> &'static [&'static str];
-
-    /// Whether neither side can ever win.
-    fn insufficient_material(&self, pos: &Position) -> bool;
-
-    /// The result if the game is over (see `Hooks::outcome`).
-    fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome>;
-
-    /// Labels for players of the state of the piece on `sq` (see `Hooks::describe_state`).
-    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String>;
-
-    /// Notes for players beside each piece's movement (see `Hooks::legend_notes`).
-    fn legend_notes(&self) -> &'static [(char, &'static str)];
-
-    /// Notes for players on the turn (see `Hooks::describe_turn`).
-    fn describe_turn(&self, pos: &Position) -> Vec<String>;
-
-    /// What players call the neutral side (see `Hooks::neutral_name`).
-    fn neutral_name(&self) -> &'static str;
 }
 
 /// The shared pipeline run with a game's hooks `H`: the one implementation of [`Variant`].
@@ -239,13 +166,33 @@ impl<H> std::ops::Deref for Pipeline<H> {
     }
 }
 
-impl<H: Hooks> Variant for Pipeline<H> {
+impl<H: GameModule> Variant for Pipeline<H> {
     fn rules(&self) -> &Rules {
         self.0.rules()
     }
 
+    fn rulings(&self) -> &dyn Rulings {
+        &self.0
+    }
+
+    fn switches(&self) -> &dyn SearchSwitches {
+        &self.0
+    }
+
+    fn presentation(&self) -> &dyn Presentation {
+        &self.0
+    }
+
     fn named_kinds(&self) -> &'static [(PieceKind, char)] {
-        self.0.named_kinds()
+        H::NAMED_KINDS
+    }
+
+    fn specials(&self) -> &'static [(Special, &'static str)] {
+        H::SPECIALS
+    }
+
+    fn bench(&self) -> Bench {
+        H::BENCH
     }
 
     fn legal_moves_checked(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
@@ -272,19 +219,9 @@ impl<H: Hooks> Variant for Pipeline<H> {
         self.0.exposed(before, m, after, Method::Reference)
     }
 
-    fn attacked(
-        &self,
-        pos: &Position,
-        sq: Square,
-        defender: Color,
-        occupied: crate::core::Bitboard,
-    ) -> bool {
+    fn attacked(&self, pos: &Position, sq: Square, defender: Color, occupied: Bitboard) -> bool {
         let attackers = self.0.attackers(pos, defender) & occupied;
         self.0.attacked(pos, sq, occupied, attackers, Method::Fast)
-    }
-
-    fn point_of_view(&self, pos: &Position) -> Color {
-        self.0.point_of_view(pos)
     }
 
     fn parse_fen(&self, fen: &str) -> Result<Position, FenError> {
@@ -322,77 +259,20 @@ impl<H: Hooks> Variant for Pipeline<H> {
             _ => notation::core_move_text(self.0.rules(), dialect, m),
         }
     }
+}
 
-    fn xboard_carries(&self, pos: &Position, m: Move) -> bool {
-        self.0.xboard_carries(pos, m)
+/// Every game gives notation what reading and writing move text needs.
+impl<V: Variant + ?Sized> notation::MoveSource for V {
+    fn rules(&self) -> &Rules {
+        Variant::rules(self)
     }
 
-    fn xboard_paths(&self, pos: &Position, m: Move) -> Vec<Vec<Square>> {
-        self.0.xboard_paths(pos, m)
+    fn legal_moves(&self, pos: &Position, out: &mut MoveList) {
+        Variant::legal_moves(self, pos, out)
     }
 
-    fn xboard_text(&self, pos: &Position, m: Move) -> Option<String> {
-        self.0.xboard_text(pos, m)
-    }
-
-    fn xboard_hidden(&self) -> crate::core::Bitboard {
-        self.0.xboard_hidden()
-    }
-
-    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
-        self.0.is_noisy(pos, m)
-    }
-
-    fn material_gain(&self, pos: &Position, m: Move, value: &dyn Fn(PieceKind) -> i32) -> i32 {
-        self.0.material_gain(pos, m, value)
-    }
-
-    fn evaluate_extra(&self, pos: &Position) -> i32 {
-        self.0.evaluate_extra(pos)
-    }
-
-    fn null_move_allowed(&self) -> bool {
-        self.0.null_move_allowed()
-    }
-
-    fn reductions_allowed(&self) -> bool {
-        self.0.reductions_allowed()
-    }
-
-    fn repetition_window(&self, pos: &Position) -> usize {
-        self.0.repetition_window(pos)
-    }
-
-    fn bench_depth(&self) -> u32 {
-        self.0.bench_depth()
-    }
-
-    fn bench_positions(&self) -> &'static [&'static str] {
-        self.0.bench_positions()
-    }
-
-    fn insufficient_material(&self, pos: &Position) -> bool {
-        self.0.insufficient_material(pos)
-    }
-
-    fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
-        self.0.outcome(pos, legal_count, history)
-    }
-
-    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
-        self.0.describe_state(pos, sq)
-    }
-
-    fn legend_notes(&self) -> &'static [(char, &'static str)] {
-        self.0.legend_notes()
-    }
-
-    fn describe_turn(&self, pos: &Position) -> Vec<String> {
-        self.0.describe_turn(pos)
-    }
-
-    fn neutral_name(&self) -> &'static str {
-        self.0.neutral_name()
+    fn move_text(&self, m: Move, dialect: Dialect) -> String {
+        Variant::move_text(self, m, dialect)
     }
 }
 

@@ -5,8 +5,9 @@
 //! detection that sees explosions and Bobbers. `docs/rules/schizophrenic.md` cites the RULINGS
 //! items.
 
-use super::short::{self, BobberRules, TeleporterRules, EXPLODE};
+use super::short::{self, BobberRules, TeleporterRules};
 use super::{chess, Hooks, Pipeline, Shortcuts};
+use super::{Bench, GameModule, Presentation, SearchSwitches};
 use crate::board::{Effects, PieceFlags, PieceState, Position, PositionError, MAX_STATES};
 use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind};
 use crate::core::{Special, Square};
@@ -35,9 +36,14 @@ const NAMED: &[(PieceKind, char)] = &[
     (QUEEN, 'Q'),
 ];
 
-/// The King's once-per-game teleport to an empty Teleporter home square (RULINGS §2.3): it
-/// differs from a step onto the same square by using the teleport up (§8 item 1).
-pub const KING_TELEPORT: Special = Special(1);
+crate::special_kinds! {
+    /// A Teleporter's explosion onto an enemy piece on its own first rank: both pieces are
+    /// removed (RULINGS §2.4 item 6). Made by the shared Teleporter (`short::TeleporterRules`).
+    pub EXPLODE;
+    /// The King's once-per-game teleport to an empty Teleporter home square (RULINGS §2.3): it
+    /// differs from a step onto the same square by using the teleport up (§8 item 1).
+    pub KING_TELEPORT;
+}
 
 /// The King's teleport from `from` to `to` (its text carries the King's letter).
 fn king_teleport(from: Square, to: Square) -> Move {
@@ -57,7 +63,7 @@ const MAX_QUEENS: u32 = 1;
 const TELEPORTERS: TeleporterRules = TeleporterRules {
     kind: TELEPORTER,
     home_files: &HOME_FILES,
-    explodes: true,
+    explosion: Some(EXPLODE),
 };
 /// The Bobber's range grows to 11, the longest line on twelve files (RULINGS §2.2).
 const BOBBERS: BobberRules = BobberRules {
@@ -198,13 +204,20 @@ const LEGEND: &[(char, &str)] = &[
     ('P', "The Crab: one step forward or diagonally forward without capturing, captures diagonally forward, a double step from its start rank; promotes on the last rank to Q, S, B or C (not to a Queen while one is on the board, not to a Squire while three are)."),
 ];
 
+impl GameModule for Schizophrenic {
+    const SPECIALS: &'static [(Special, &'static str)] = SPECIALS;
+
+    const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
+
+    const BENCH: Bench = Bench {
+        depth: 7,
+        positions: &[START_FEN],
+    };
+}
+
 impl Hooks for Schizophrenic {
     fn rules(&self) -> &Rules {
         &self.rules
-    }
-
-    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
-        NAMED
     }
 
     /// The tables' pieces (the Schizzies by the file they stand on), Bobbers at their present
@@ -320,45 +333,6 @@ impl Hooks for Schizophrenic {
         }
     }
 
-    fn special_text(&self, m: Move, dialect: Dialect) -> String {
-        let geo = self.rules.geometry();
-        let squares = format!(
-            "{}{}",
-            notation::square_text(geo, dialect, m.from()),
-            notation::square_text(geo, dialect, m.to())
-        );
-        if m.is(EXPLODE) {
-            // Under CECP a letter that names no piece, which XBoard turns into an empty square.
-            let suffix = match dialect {
-                Dialect::Uci => 'x',
-                Dialect::Cecp => notation::cecp_vanish_letter(&self.rules),
-            };
-            format!("{squares}{suffix}")
-        } else {
-            let king = notation::piece_letter(&self.rules, dialect, KING).to_ascii_lowercase();
-            format!("{squares}{king}")
-        }
-    }
-
-    /// XBoard's PGN drops the suffix of a one-square King move, so a teleport onto a square the
-    /// King could step to would read back as the step; and XBoard takes a King move of two or
-    /// more squares along its rank for castling and drags a piece along, so a teleport past
-    /// pieces cannot be shown.
-    fn xboard_carries(&self, pos: &Position, m: Move) -> bool {
-        if !m.is(KING_TELEPORT) {
-            return true;
-        }
-        let (from, to) = (m.from(), m.to());
-        if from.file().abs_diff(to.file()) <= 1 && from.rank().abs_diff(to.rank()) <= 1 {
-            return false;
-        }
-        if from.rank() != to.rank() {
-            return true;
-        }
-        let (a, b) = (from.file().min(to.file()), from.file().max(to.file()));
-        (a + 1..b).all(|f| Square::new(f, from.rank()).is_none_or(|s| pos.piece_at(s).is_none()))
-    }
-
     fn is_noisy(&self, pos: &Position, m: Move) -> bool {
         m.is(EXPLODE) || movegen::core_is_noisy(pos, m)
     }
@@ -368,33 +342,6 @@ impl Hooks for Schizophrenic {
             return value(pos.piece_at(m.to()).kind());
         }
         movegen::core_material_gain(pos, m, value)
-    }
-
-    fn bench_positions(&self) -> &'static [&'static str] {
-        &[START_FEN]
-    }
-
-    /// Legality here is tested by making many moves, so nodes cost more than in chess.
-    fn bench_depth(&self) -> u32 {
-        7
-    }
-
-    /// Beyond the shared checks (which use this game's attacks): a Bobber's counter stays
-    /// within its range cap, and only Kings carry a used teleport.
-    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
-        let piece = pos.piece_at(sq);
-        let mut out = Vec::new();
-        if piece.kind() == BOBBER {
-            out.push(format!("range {}", BOBBERS.range(pos, sq)));
-        }
-        if piece.kind() == KING && pos.state(sq).flags.contains(TELEPORT_USED) {
-            out.push("teleport used".to_string());
-        }
-        out
-    }
-
-    fn legend_notes(&self) -> &'static [(char, &'static str)] {
-        LEGEND
     }
 
     /// Only Kings (a used teleport) and Bobbers (their counter) carry state. No move makes a
@@ -446,6 +393,67 @@ impl Hooks for Schizophrenic {
             )));
         }
         Ok(())
+    }
+}
+
+impl SearchSwitches for Schizophrenic {}
+
+impl Presentation for Schizophrenic {
+    fn special_text(&self, m: Move, dialect: Dialect) -> String {
+        let geo = self.rules.geometry();
+        let squares = format!(
+            "{}{}",
+            notation::square_text(geo, dialect, m.from()),
+            notation::square_text(geo, dialect, m.to())
+        );
+        if m.is(EXPLODE) {
+            // Under CECP a letter that names no piece, which XBoard turns into an empty square.
+            let suffix = match dialect {
+                Dialect::Uci => 'x',
+                Dialect::Cecp => notation::cecp_vanish_letter(&self.rules),
+            };
+            format!("{squares}{suffix}")
+        } else {
+            let king = notation::piece_letter(&self.rules, dialect, KING).to_ascii_lowercase();
+            format!("{squares}{king}")
+        }
+    }
+
+    /// XBoard's PGN drops the suffix of a one-square King move, so a teleport onto a square the
+    /// King could step to would read back as the step; and XBoard takes a King move of two or
+    /// more squares along its rank for castling and drags a piece along, so a teleport past
+    /// pieces cannot be shown.
+    fn xboard_carries(&self, pos: &Position, m: Move) -> bool {
+        if !m.is(KING_TELEPORT) {
+            return true;
+        }
+        let (from, to) = (m.from(), m.to());
+        if from.file().abs_diff(to.file()) <= 1 && from.rank().abs_diff(to.rank()) <= 1 {
+            return false;
+        }
+        if from.rank() != to.rank() {
+            return true;
+        }
+        let (a, b) = (from.file().min(to.file()), from.file().max(to.file()));
+        (a + 1..b).all(|f| Square::new(f, from.rank()).is_none_or(|s| pos.piece_at(s).is_none()))
+    }
+
+    /// Beyond the shared checks (which use this game's attacks): a Bobber's counter stays
+    /// within its range cap, and only Kings carry a used teleport.
+    fn describe_state(&self, _rules: &Rules, pos: &Position, sq: Square) -> Vec<String> {
+        let piece = pos.piece_at(sq);
+        let mut out = Vec::new();
+        if piece.kind() == BOBBER {
+            out.push(format!("range {}", BOBBERS.range(pos, sq)));
+        }
+        if piece.kind() == KING && pos.state(sq).flags.contains(TELEPORT_USED) {
+            out.push("teleport used".to_string());
+        }
+        out
+    }
+
+    fn legend_notes(&self) -> &'static [(char, &'static str)] {
+        LEGEND
     }
 }
 

@@ -6,15 +6,13 @@
 //! Ordinary movement is data (`PieceSpec`, with faces for the Schizzies). The Teleporter's
 //! teleport and explosion and the Bobber's growing range are hooks: fast ones for the generator
 //! and attack detection, and slow ones, written square by square, for the reference generator.
+//! The explosion's move code is the game's (`TeleporterRules::explosion`): this module declares
+//! none, so a game's codes are all declared in the game.
 
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, PieceKind, Special, Square};
 use crate::core::{MAX_FILES, NUM_SQUARES};
 use crate::rules::{Face, PieceSpec, Rules};
-
-/// A Teleporter's explosion onto an enemy piece on its own first rank: both pieces are removed
-/// (Schizophrenic Chess). Games whose Teleporters explode name no other special kind 0.
-pub const EXPLODE: Special = Special(0);
 
 /// Squire: Rook plus one diagonal step (Shogi's Dragon King).
 pub const fn squire() -> PieceSpec {
@@ -164,8 +162,10 @@ pub struct TeleporterRules {
     /// Files of the home squares on each side's first rank, to which a Teleporter may always
     /// return when they are empty (Schizophrenic; empty in Existentialist).
     pub home_files: &'static [u8],
-    /// Whether it may explode onto an enemy piece on its own first rank (Schizophrenic).
-    pub explodes: bool,
+    /// The game's code for an explosion onto an enemy piece on the Teleporter's own first rank
+    /// (Schizophrenic's `EXPLODE`), declared with the game's other kinds; `None`: it does not
+    /// explode (Existentialist).
+    pub explosion: Option<Special>,
 }
 
 impl TeleporterRules {
@@ -191,18 +191,20 @@ impl TeleporterRules {
         let dark = empty & DARK;
         let light = empty & !DARK;
         let homes = self.homes(rules, us) & empty;
-        let victims = if self.explodes {
-            pos.color_bb(us.opponent()) & rules.geometry().rank_mask(first_rank(rules, us))
-        } else {
-            Bitboard::EMPTY
-        };
+        // The game's explosion code with the enemy pieces on our first rank.
+        let explosions = self.explosion.map(|code| {
+            let rank = rules.geometry().rank_mask(first_rank(rules, us));
+            (code, pos.color_bb(us.opponent()) & rank)
+        });
         for from in mine {
             let other_colour = if is_dark(from) { light } else { dark };
             for to in other_colour | homes {
                 out.push(Move::normal(from, to));
             }
-            for to in victims {
-                out.push(Move::new(MoveKind::Special(EXPLODE), from, to, None, None));
+            if let Some((code, victims)) = explosions {
+                for to in victims {
+                    out.push(Move::new(MoveKind::Special(code), from, to, None, None));
+                }
             }
         }
     }
@@ -216,7 +218,7 @@ impl TeleporterRules {
         sq: Square,
         attackers: Bitboard,
     ) -> bool {
-        self.explodes
+        self.explosion.is_some()
             && Color::PLAYERS.into_iter().any(|by| {
                 sq.rank() == first_rank(rules, by)
                     && (pos.pieces(by, self.kind) & attackers).nonempty()
@@ -243,12 +245,12 @@ impl TeleporterRules {
                 if here.is_none() && (is_dark(to) != is_dark(from) || home) {
                     out.push(Move::normal(from, to));
                 }
-                if self.explodes
-                    && here.is_some()
-                    && here.color() == us.opponent()
-                    && to.rank() == first_rank(rules, us)
-                {
-                    out.push(Move::new(MoveKind::Special(EXPLODE), from, to, None, None));
+                if let Some(explode) = self.explosion.filter(|_| {
+                    here.is_some()
+                        && here.color() == us.opponent()
+                        && to.rank() == first_rank(rules, us)
+                }) {
+                    out.push(Move::new(MoveKind::Special(explode), from, to, None, None));
                 }
             }
         }

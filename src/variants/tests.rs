@@ -4,7 +4,7 @@
 //! reference generator, over seeded random playouts from the start position.
 
 use super::*;
-use crate::core::Move;
+use crate::core::{Move, Special};
 
 use crate::core::rng::SplitMix as Rng;
 
@@ -124,7 +124,7 @@ fn noisy_moves_are_the_noisy_legal_moves() {
             let expected: Vec<Move> = moves
                 .iter()
                 .copied()
-                .filter(|&m| v.is_noisy(pos, m))
+                .filter(|&m| v.rulings().is_noisy(pos, m))
                 .collect();
             assert_eq!(
                 sorted(noisy.as_slice().to_vec()),
@@ -151,4 +151,83 @@ fn named_kinds_match_their_letters() {
         (crate::core::PieceKind(2), 'Q'),
     ];
     assert!(chess.rules().check_named(&swapped).is_err());
+}
+
+/// A game's own move kinds cannot collide: each game declares them once (`special_kinds!`),
+/// with distinct codes and names, and every special move it makes, from the start position,
+/// its bench positions and the seeded playouts from them, carries one of its declared codes.
+/// Shared pieces (`short.rs`) declare none of their own. The codes seen must also name distinct
+/// effects: two moves with the same squares and the same code have the same text.
+#[test]
+fn special_codes_are_declared_once_and_never_shared() {
+    use std::collections::BTreeMap;
+    for v in all() {
+        let declared = v.specials();
+        assert!(declared.len() <= Special::COUNT as usize, "{}", v.name());
+        for (i, (code, name)) in declared.iter().enumerate() {
+            assert!(code.0 < Special::COUNT, "{}: {name}", v.name());
+            for (other, other_name) in &declared[..i] {
+                assert_ne!(code, other, "{}: {name} and {other_name}", v.name());
+                assert_ne!(name, other_name, "{}", v.name());
+            }
+        }
+        let mut seen: BTreeMap<u8, usize> = BTreeMap::new();
+        let mut check = |pos: &Position, moves: &MoveList| {
+            for &m in moves {
+                if let MoveKind::Special(code) = m.kind() {
+                    assert!(
+                        declared.iter().any(|(c, _)| *c == code),
+                        "{}: {m:?} in {} has the undeclared code {}",
+                        v.name(),
+                        v.fen(pos),
+                        code.0
+                    );
+                    *seen.entry(code.0).or_default() += 1;
+                }
+            }
+        };
+        let starts: Vec<Position> = std::iter::once(v.start_position())
+            .chain(
+                v.bench()
+                    .positions
+                    .iter()
+                    .map(|fen| v.parse_fen(fen).expect("a bench position parses")),
+            )
+            .collect();
+        for start in &starts {
+            for seed in 0..PLAYOUTS {
+                let mut rng = Rng(seed);
+                let mut pos = start.clone();
+                for _ in 0..PLAYOUT_PLIES {
+                    let mut moves = MoveList::new();
+                    v.legal_moves(&pos, &mut moves);
+                    check(&pos, &moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
+                    pos = v.play(&pos, m);
+                }
+            }
+        }
+        // A game that declares kinds makes some of them in play.
+        assert_eq!(
+            declared.is_empty(),
+            seen.is_empty(),
+            "{}: {seen:?}",
+            v.name()
+        );
+    }
+}
+
+/// Schizophrenic's Teleporter explosion and Existentialist's merge were once the same code from
+/// two modules; now each game's codes come from its own declaration, and the explosion is the
+/// one Schizophrenic declares.
+#[test]
+fn the_teleporter_explodes_with_its_game_code() {
+    let schizo = by_name("schizophrenic").unwrap();
+    let names: Vec<&str> = schizo.specials().iter().map(|(_, n)| *n).collect();
+    assert_eq!(names, ["EXPLODE", "KING_TELEPORT"]);
+    let exist = by_name("existentialist").unwrap();
+    assert!(!exist.specials().iter().any(|(_, n)| *n == "EXPLODE"));
 }

@@ -25,10 +25,10 @@ fn builtin(variant: &dyn Variant) -> bool {
 }
 
 /// The text of `m` before any letter for XBoard's board: the game's XBoard form if it has one
-/// (`Hooks::xboard_text`), else the CECP move text, except a switch in place, which goes out and
+/// (`Presentation::xboard_text`), else the CECP move text, except a switch in place, which goes out and
 /// back through an empty square (`switch_via`).
 fn base_text(variant: &dyn Variant, pos: &Position, moves: &MoveList, m: Move) -> String {
-    if let Some(text) = variant.xboard_text(pos, m) {
+    if let Some(text) = variant.presentation().xboard_text(pos, m) {
         return text;
     }
     let rules = variant.rules();
@@ -99,11 +99,11 @@ fn ep(pos: &Position, path: &Path) -> bool {
 /// move's text (a piece of the mover's on its first square), relays it so that it reads back,
 /// and shows every change the move makes to our board as we make it (a piece we remove may stay
 /// on XBoard's board: no move of ours starts there); squares the game hides from XBoard
-/// (`Hooks::xboard_hidden`) do not count. The game may refuse more (`Hooks::xboard_carries`).
+/// (`Presentation::xboard_hidden`) do not count. The game may refuse more (`Presentation::xboard_carries`).
 /// Under CECP the engine does not choose other moves while it has these, and `lift` does not
 /// offer them.
 pub fn carries(variant: &dyn Variant, pos: &Position, shown: &Shown, m: Move) -> bool {
-    if !variant.xboard_carries(pos, m) {
+    if !variant.presentation().xboard_carries(pos, m) {
         return false;
     }
     let rules = variant.rules();
@@ -135,7 +135,7 @@ pub fn carries(variant: &dyn Variant, pos: &Position, shown: &Shown, m: Move) ->
     };
     let before = Shown::of(rules, pos);
     let after = Shown::of(rules, &variant.play(pos, m));
-    let hidden = variant.xboard_hidden();
+    let hidden = variant.presentation().xboard_hidden();
     rules
         .geometry()
         .board()
@@ -165,7 +165,7 @@ struct Entry {
 }
 
 /// Every path of every legal move XBoard carries: its wire text's, and the game's alternatives
-/// (`Hooks::xboard_paths`). A move whose suffix names no piece is entered without it (XBoard
+/// (`Presentation::xboard_paths`). A move whose suffix names no piece is entered without it (XBoard
 /// cannot be asked for such a letter); XBoard then keeps the mover on its last square.
 fn entries(variant: &dyn Variant, pos: &Position, shown: &Shown, moves: &MoveList) -> Vec<Entry> {
     let rules = variant.rules();
@@ -179,7 +179,7 @@ fn entries(variant: &dyn Variant, pos: &Position, shown: &Shown, moves: &MoveLis
             continue;
         }
         path.suffix = path.suffix.filter(|&c| table_letter(c));
-        for squares in variant.xboard_paths(pos, m) {
+        for squares in variant.presentation().xboard_paths(pos, m) {
             out.push(Entry {
                 m,
                 path: Path {

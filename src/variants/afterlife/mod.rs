@@ -19,9 +19,10 @@ mod moves;
 mod score;
 mod turn;
 
+use super::{Bench, GameModule, Presentation, SearchSwitches};
 use super::{EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
 use crate::board::{Effects, FenError, PieceFlags, Position, PositionError};
-use crate::core::{Bitboard, Color, Geometry, Move, MoveList, PieceKind, Square};
+use crate::core::{Bitboard, Color, Geometry, Move, MoveList, PieceKind, Special, Square};
 use crate::movegen::Method;
 use crate::notation::Dialect;
 use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
@@ -219,7 +220,7 @@ const LEGEND: &[(char, &str)] = &[
     ('E', "Grey: either player moves it, in the Twelve Hours only."),
 ];
 
-/// The state labels of the piece on `sq` (see `Hooks::describe_state`), each a short badge and
+/// The state labels of the piece on `sq` (see `Presentation::describe_state`), each a short badge and
 /// after `: ` what it means.
 fn describe(pos: &Position, sq: Square, optional_limbo: bool) -> Vec<String> {
     let piece = pos.piece_at(sq);
@@ -310,13 +311,20 @@ pub fn get_optional_limbo() -> &'static Pipeline<Afterlife> {
     })
 }
 
+impl GameModule for Afterlife {
+    const SPECIALS: &'static [(Special, &'static str)] = turn::SPECIALS;
+
+    const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
+
+    const BENCH: Bench = Bench {
+        depth: 6,
+        positions: &[START_FEN, BENCH_MIDGAME],
+    };
+}
+
 impl Hooks for Afterlife {
     fn rules(&self) -> &Rules {
         &self.rules
-    }
-
-    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
-        NAMED
     }
 
     fn rights(&self, pos: &Position, _in_check: bool) -> Rights {
@@ -357,6 +365,46 @@ impl Hooks for Afterlife {
         turn::apply(before, m, after)
     }
 
+    fn read_en_passant(&self, pos: &mut Position, targets: &[Square]) -> Result<(), FenError> {
+        moves::read_en_passant(pos, targets)
+    }
+
+    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
+        turn::is_noisy(pos, m)
+    }
+
+    fn material_gain(&self, pos: &Position, m: Move, value: &dyn Fn(PieceKind) -> i32) -> i32 {
+        score::material_gain(pos, m, value)
+    }
+
+    fn validate(&self, pos: &Position) -> Result<(), PositionError> {
+        moves::validate(pos)
+    }
+
+    /// A side whose Pharaoh no longer exists has lost; both gone is a draw (RULINGS §3.6, §10
+    /// item 3). Otherwise FIDE's ends: no legal move draws (§3.4 item 13).
+    fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
+        let alive = |c: Color| pos.pieces(c, PHARAOH).nonempty();
+        match (alive(Color::White), alive(Color::Black)) {
+            (true, true) => crate::movegen::fide_outcome(self, pos, legal_count, history),
+            (false, false) => Some(Outcome::Draw {
+                reason: EndReason::Variant("both Pharaohs ceased to exist"),
+            }),
+            (white, _) => Some(Outcome::Win {
+                winner: if white { Color::White } else { Color::Black },
+                reason: EndReason::Variant("a Pharaoh ceased to exist"),
+            }),
+        }
+    }
+}
+
+impl SearchSwitches for Afterlife {
+    fn evaluate_extra(&self, pos: &Position) -> i32 {
+        score::evaluate(pos)
+    }
+}
+
+impl Presentation for Afterlife {
     fn special_text(&self, m: Move, dialect: Dialect) -> String {
         turn::text(&self.rules, m, dialect)
     }
@@ -372,46 +420,6 @@ impl Hooks for Afterlife {
         !WORLD
     }
 
-    fn read_en_passant(&self, pos: &mut Position, targets: &[Square]) -> Result<(), FenError> {
-        moves::read_en_passant(pos, targets)
-    }
-
-    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
-        turn::is_noisy(pos, m)
-    }
-
-    fn material_gain(&self, pos: &Position, m: Move, value: &dyn Fn(PieceKind) -> i32) -> i32 {
-        score::material_gain(pos, m, value)
-    }
-
-    fn evaluate_extra(&self, pos: &Position) -> i32 {
-        score::evaluate(pos)
-    }
-
-    fn validate(&self, pos: &Position) -> Result<(), PositionError> {
-        moves::validate(pos)
-    }
-
-    /// A side whose Pharaoh no longer exists has lost; both gone is a draw (RULINGS §3.6, §10
-    /// item 3). Otherwise FIDE's ends: no legal move draws (§3.4 item 13).
-    fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
-        let alive = |c: Color| pos.pieces(c, PHARAOH).nonempty();
-        match (alive(Color::White), alive(Color::Black)) {
-            (true, true) => super::hooks::fide_outcome(self, pos, legal_count, history),
-            (false, false) => Some(Outcome::Draw {
-                reason: EndReason::Variant("both Pharaohs ceased to exist"),
-            }),
-            (white, _) => Some(Outcome::Win {
-                winner: if white { Color::White } else { Color::Black },
-                reason: EndReason::Variant("a Pharaoh ceased to exist"),
-            }),
-        }
-    }
-
-    fn bench_positions(&self) -> &'static [&'static str] {
-        &[START_FEN, BENCH_MIDGAME]
-    }
-
     fn neutral_name(&self) -> &'static str {
         "Grey"
     }
@@ -419,17 +427,12 @@ impl Hooks for Afterlife {
     /// In the game's words: `{x}` and the Destiny it gives, when and where a piece leaves Limbo,
     /// a piece on the Feather that may reincarnate, a Slave the other player may move (RULINGS
     /// §3.3, §3.4 items 6 and 8, §10 items 4-6).
-    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
+    fn describe_state(&self, _rules: &Rules, pos: &Position, sq: Square) -> Vec<String> {
         describe(pos, sq, self.optional_limbo)
     }
 
     fn legend_notes(&self) -> &'static [(char, &'static str)] {
         LEGEND
-    }
-
-    /// Each free step and Destiny square is a move of its own, so the tree grows fast.
-    fn bench_depth(&self) -> u32 {
-        6
     }
 }
 

@@ -16,8 +16,8 @@ fn mover_lost(v: &dyn Variant, before: &Position, after: &Position) -> bool {
     let mut moves = MoveList::new();
     v.legal_moves(after, &mut moves);
     matches!(
-        v.outcome(after, moves.len(), &[]),
-        Some(Outcome::Win { winner, .. }) if winner != v.point_of_view(before)
+        v.rulings().outcome(after, moves.len(), &[]),
+        Some(Outcome::Win { winner, .. }) if winner != v.rulings().point_of_view(before)
     )
 }
 
@@ -46,7 +46,10 @@ fn the_search_keeps_its_pharaoh() {
             .iter()
             .filter(|&&m| mover_lost(v, &pos, &v.play(&pos, m)))
             .count();
-        if losing == 0 || losing == moves.len() || v.outcome(&pos, moves.len(), &[]).is_some() {
+        if losing == 0
+            || losing == moves.len()
+            || v.rulings().outcome(&pos, moves.len(), &[]).is_some()
+        {
             continue;
         }
         tested += 1;
@@ -76,7 +79,8 @@ fn the_search_keeps_its_pharaoh() {
 fn state_labels_in_the_games_words() {
     let labels = |v: &dyn Variant, fen: &str, sq: &str| -> Vec<String> {
         let pos = v.parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        v.describe_state(&pos, Square::parse(sq).unwrap())
+        v.presentation()
+            .describe_state(v.rules(), &pos, Square::parse(sq).unwrap())
     };
     let badges = |l: Vec<String>| -> Vec<String> {
         l.iter()
@@ -122,8 +126,12 @@ fn state_labels_in_the_games_words() {
         badges(labels(optional, &format!("{limbo_f} w - - 0 1"), "f7")),
         ["to the Twelve Hours", "may leave now"]
     );
-    assert_eq!(v.neutral_name(), "Grey");
-    assert!(v.legend_notes().iter().any(|(l, _)| *l == 'W'));
+    assert_eq!(v.presentation().neutral_name(), "Grey");
+    assert!(v
+        .presentation()
+        .legend_notes()
+        .iter()
+        .any(|(l, _)| *l == 'W'));
 }
 
 /// The Twelve Hours is never empty (RULINGS §3.3, §10 item 3): it starts with four Sethlings, a

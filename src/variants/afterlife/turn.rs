@@ -20,12 +20,14 @@ use super::{
 };
 use super::{TWELVE_HOURS, WORLD};
 use crate::board::{Effects, PieceState, Position};
-use crate::core::{Bitboard, Color, Move, MoveKind, Piece, PieceKind, Special, Square};
+use crate::core::{Bitboard, Color, Move, MoveKind, Piece, PieceKind, Square};
 use crate::notation::{square_text, Dialect};
 use crate::rules::Rules;
 
-/// The game's one move kind: a whole turn.
-pub const TURN: Special = Special(0);
+crate::special_kinds! {
+    /// The game's one move kind: a whole turn.
+    pub TURN;
+}
 
 /// The first part of a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -516,7 +518,7 @@ pub fn text(rules: &Rules, m: Move, dialect: Dialect) -> String {
     out
 }
 
-/// The text XBoard is sent for a turn (`Hooks::xboard_text`): XBoard applies and relays one
+/// The text XBoard is sent for a turn (`Presentation::xboard_text`): XBoard applies and relays one
 /// piece's move, so a turn goes as its first part alone (`d1c3`, a Reincarnation as a drop,
 /// `W@c3`), and only the first turn that begins with that part (no free step, the first Destiny
 /// in the order h1 h2 h3 i2 j2 k1 k2 k3) has that text; the others have none and are not

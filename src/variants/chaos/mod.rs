@@ -16,6 +16,7 @@
 mod nature;
 
 use super::chess::{self, KING, NAMED, PAWN};
+use super::{Bench, GameModule, Presentation, SearchSwitches};
 use super::{EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
 use crate::board::{Effects, FenError, Position, PositionError, Setup};
 use crate::core::{Bitboard, ByColor, Color, Move, MoveKind, MoveList, PieceKind, Square};
@@ -185,13 +186,18 @@ const LEGEND: &[(char, &str)] = &[
     (' ', "Nature's check binds only from the fourth real ply after it acted (counter 3 or more). Checkmate by the opponent wins; Nature-checkmate and stalemate draw."),
 ];
 
+impl GameModule for Chaos {
+    const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
+
+    const BENCH: Bench = Bench {
+        depth: Bench::DEFAULT_DEPTH,
+        positions: &[START_FEN, BENCH_MIDGAME, BENCH_NATURE],
+    };
+}
+
 impl Hooks for Chaos {
     fn rules(&self) -> &Rules {
         &self.rules
-    }
-
-    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
-        NAMED
     }
 
     // ---- Turns (§11 item 1) ----
@@ -388,35 +394,9 @@ impl Hooks for Chaos {
         }
     }
 
-    // ---- Text ----
-
-    /// XBoard shows no holdings on this board and refuses a drop: a reintroduction is not
-    /// carried (the engine plays one under CECP only when it has no other move).
-    fn xboard_carries(&self, pos: &Position, m: Move) -> bool {
-        pos.turn() == Color::Neutral || m.kind() != MoveKind::Drop
-    }
-
-    // ---- Search ----
-
-    /// A player's reserve is worth most of its pieces' value (each costs a move to bring back).
-    fn evaluate_extra(&self, pos: &Position) -> i32 {
-        let value = |c: Color| -> i32 {
-            PieceKind::all(self.rules.num_kinds())
-                .map(|k| {
-                    i32::from(pos.reserve().count(c, k)) * self.rules.kinds[k.index()].spec.value
-                })
-                .sum()
-        };
-        (value(Color::White) - value(Color::Black)) * RESERVE_WORTH_PERCENT / 100
-    }
-
     /// Nature's plies do not count in the halfmove clock, so the window counts them apart.
     fn repetition_window(&self, pos: &Position) -> usize {
         2 * pos.halfmove_clock() as usize + 1
-    }
-
-    fn bench_positions(&self) -> &'static [&'static str] {
-        &[START_FEN, BENCH_MIDGAME, BENCH_NATURE]
     }
 
     // ---- Positions (§11 items 7, 9) ----
@@ -454,13 +434,39 @@ impl Hooks for Chaos {
     /// draws.
     fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
         if legal_count > 0 {
-            return super::hooks::fide_outcome(self, pos, legal_count, history);
+            return crate::movegen::fide_outcome(self, pos, legal_count, history);
         }
         if pos.turn() == Color::Neutral {
             let after_pass = movegen::play(self, pos, Move::pass());
             return Some(self.no_move_outcome(&after_pass));
         }
         Some(self.no_move_outcome(pos))
+    }
+}
+
+impl SearchSwitches for Chaos {
+    // ---- Search ----
+
+    /// A player's reserve is worth most of its pieces' value (each costs a move to bring back).
+    fn evaluate_extra(&self, pos: &Position) -> i32 {
+        let value = |c: Color| -> i32 {
+            PieceKind::all(self.rules.num_kinds())
+                .map(|k| {
+                    i32::from(pos.reserve().count(c, k)) * self.rules.kinds[k.index()].spec.value
+                })
+                .sum()
+        };
+        (value(Color::White) - value(Color::Black)) * RESERVE_WORTH_PERCENT / 100
+    }
+}
+
+impl Presentation for Chaos {
+    // ---- Text ----
+
+    /// XBoard shows no holdings on this board and refuses a drop: a reintroduction is not
+    /// carried (the engine plays one under CECP only when it has no other move).
+    fn xboard_carries(&self, pos: &Position, m: Move) -> bool {
+        pos.turn() == Color::Neutral || m.kind() != MoveKind::Drop
     }
 
     fn legend_notes(&self) -> &'static [(char, &'static str)] {

@@ -39,7 +39,11 @@ fn ruling_example() {
 #[test]
 fn the_turn_notes_follow_the_counter() {
     let v = chaos();
-    let notes = |fen: &str| v.describe_turn(&v.parse_fen(fen).unwrap()).join(" | ");
+    let notes = |fen: &str| {
+        v.presentation()
+            .describe_turn(&v.parse_fen(fen).unwrap())
+            .join(" | ")
+    };
     let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[_Q_R_B_N]";
     let start = notes(&format!("{board} w KQkq - 0 1 0"));
     assert!(start.contains("counter 0 of 5"), "{start}");
@@ -58,7 +62,7 @@ fn the_turn_notes_follow_the_counter() {
     assert!(four.contains("binds: Black"), "{four}");
     let nature = notes(&format!("{board} n KQkq - 0 3 5b"));
     assert_eq!(nature, "Nature acts or passes now; then Black moves");
-    assert_eq!(v.neutral_name(), "Nature");
+    assert_eq!(v.presentation().neutral_name(), "Nature");
 }
 
 /// The search does not walk into a Nature check that becomes binding: White, a Knight up, has
@@ -95,7 +99,7 @@ fn the_search_avoids_a_binding_nature_check() {
     v.legal_moves(&next, &mut moves);
     assert!(moves.is_empty());
     assert!(matches!(
-        v.outcome(&next, 0, &[]),
+        v.rulings().outcome(&next, 0, &[]),
         Some(Outcome::Draw { .. })
     ));
 }

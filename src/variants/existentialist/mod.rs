@@ -22,6 +22,7 @@ mod threats;
 
 use super::short::{self, BobberRules, TeleporterRules};
 use super::{chess, EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
+use super::{Bench, GameModule, Presentation, SearchSwitches};
 use crate::board::{Effects, FenError, PieceFlags, Position, PositionError, Setup, SpellKind};
 use crate::core::Square;
 use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind, Special};
@@ -77,18 +78,20 @@ const NAMED: &[(PieceKind, char)] = &[
     (ADVENTURIST, 'U'),
 ];
 
-/// The Archer's or the Zednick's step onto a friendly piece it joins, a two-square shield
-/// included (RULINGS §12 item 5: written as the step, `e5e6`).
-pub const MERGE: Special = Special(0);
-/// The Zednick joining two Teleporters in a three-square shield: `to` and `aux` are the
-/// Teleporters (written `e3f3,f3g3`).
-pub const SHIELD3: Special = Special(1);
-/// A shield's move: its square nearest a1 (`from`) and where that square goes (`d2f2`).
-pub const SHIELD_MOVE: Special = Special(2);
-/// The King taking, in place, the piece that shares its square (`e1e1`).
-pub const IN_PLACE: Special = Special(3);
-/// The King stepping away from the square it shares (`e1e2`).
-pub const SHARED_STEP: Special = Special(4);
+crate::special_kinds! {
+    /// The Archer's or the Zednick's step onto a friendly piece it joins, a two-square shield
+    /// included (RULINGS §12 item 5: written as the step, `e5e6`).
+    pub MERGE;
+    /// The Zednick joining two Teleporters in a three-square shield: `to` and `aux` are the
+    /// Teleporters (written `e3f3,f3g3`).
+    pub SHIELD3;
+    /// A shield's move: its square nearest a1 (`from`) and where that square goes (`d2f2`).
+    pub SHIELD_MOVE;
+    /// The King taking, in place, the piece that shares its square (`e1e1`).
+    pub IN_PLACE;
+    /// The King stepping away from the square it shares (`e1e2`).
+    pub SHARED_STEP;
+}
 
 /// A piece that took the Archer of the enemy King standing on its square (FEN `k`, RULINGS §12
 /// item 2).
@@ -120,7 +123,7 @@ const NO_HOMES: [u8; 0] = [];
 const TELEPORTERS: TeleporterRules = TeleporterRules {
     kind: TELEPORTER,
     home_files: &NO_HOMES,
-    explodes: false,
+    explosion: None,
 };
 /// The Bobber grows to 9, the longest line on ten files (RULINGS §1.2).
 const BOBBERS: BobberRules = BobberRules {
@@ -260,13 +263,20 @@ impl Existentialist {
     }
 }
 
+impl GameModule for Existentialist {
+    const SPECIALS: &'static [(Special, &'static str)] = SPECIALS;
+
+    const NAMED_KINDS: &'static [(PieceKind, char)] = NAMED;
+
+    const BENCH: Bench = Bench {
+        depth: 7,
+        positions: &[START_FEN],
+    };
+}
+
 impl Hooks for Existentialist {
     fn rules(&self) -> &Rules {
         &self.rules
-    }
-
-    fn named_kinds(&self) -> &'static [(PieceKind, char)] {
-        NAMED
     }
 
     fn rights(&self, pos: &Position, in_check: bool) -> Rights {
@@ -393,6 +403,72 @@ impl Hooks for Existentialist {
         effects::after_move(self, before, m, after);
     }
 
+    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Special(_) => {
+                m.is(IN_PLACE) || (m.is(SHARED_STEP) && pos.piece_at(m.to()).is_some())
+            }
+            _ => movegen::core_is_noisy(pos, m),
+        }
+    }
+
+    /// Shields are renumbered in reading order, so that equal positions are equal.
+    fn read_turn(&self, setup: &Setup, pos: &mut Position) -> Result<(), FenError> {
+        if setup.turn == Color::Neutral {
+            return Err(FenError::BadTurn("n".into()));
+        }
+        if let Some(t) = &setup.turn_field {
+            return Err(FenError::BadTurnField(t.clone()));
+        }
+        effects::renumber_shields(pos);
+        Ok(())
+    }
+
+    fn validate(&self, pos: &Position) -> Result<(), PositionError> {
+        movegen::validate_two_players(pos)?;
+        status::validate(self, pos)
+    }
+
+    /// A King killed by a blast loses at once; both killed is a draw (RULINGS §1.3, §9 item
+    /// 10). Otherwise FIDE's ends.
+    fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
+        let alive = |c: Color| pos.pieces(c, KING).nonempty();
+        match (alive(Color::White), alive(Color::Black)) {
+            (true, true) => {}
+            (false, false) => {
+                return Some(Outcome::Draw {
+                    reason: EndReason::Variant("both kings blasted"),
+                })
+            }
+            (white, _) => {
+                return Some(Outcome::Win {
+                    winner: if white { Color::White } else { Color::Black },
+                    reason: EndReason::Variant("a king blasted"),
+                })
+            }
+        }
+        crate::movegen::fide_outcome(self, pos, legal_count, history)
+    }
+
+    /// Neither side can win only with bare Kings (anything else may still promote, shoot or
+    /// explode).
+    fn insufficient_material(&self, pos: &Position) -> bool {
+        (pos.occupied() & !pos.kind_bb(KING)).is_empty()
+    }
+}
+
+impl SearchSwitches for Existentialist {
+    fn evaluate_extra(&self, pos: &Position) -> i32 {
+        effects::evaluate(self, pos)
+    }
+
+    /// Forced moves and frozen pieces make zugzwang common.
+    fn null_move_allowed(&self) -> bool {
+        false
+    }
+}
+
+impl Presentation for Existentialist {
     /// Merges, shield moves and the King's steps from a shared square are written as steps;
     /// the three-square shield in two legs; the capture in place as the King's square twice
     /// (RULINGS §12 item 5).
@@ -423,83 +499,12 @@ impl Hooks for Existentialist {
         moves::double_knight_paths(self, pos, m)
     }
 
-    fn is_noisy(&self, pos: &Position, m: Move) -> bool {
-        match m.kind() {
-            MoveKind::Special(_) => {
-                m.is(IN_PLACE) || (m.is(SHARED_STEP) && pos.piece_at(m.to()).is_some())
-            }
-            _ => movegen::core_is_noisy(pos, m),
-        }
-    }
-
-    /// Shields are renumbered in reading order, so that equal positions are equal.
-    fn read_turn(&self, setup: &Setup, pos: &mut Position) -> Result<(), FenError> {
-        if setup.turn == Color::Neutral {
-            return Err(FenError::BadTurn("n".into()));
-        }
-        if let Some(t) = &setup.turn_field {
-            return Err(FenError::BadTurnField(t.clone()));
-        }
-        effects::renumber_shields(pos);
-        Ok(())
-    }
-
-    fn evaluate_extra(&self, pos: &Position) -> i32 {
-        effects::evaluate(self, pos)
-    }
-
-    /// Forced moves and frozen pieces make zugzwang common.
-    fn null_move_allowed(&self) -> bool {
-        false
-    }
-
-    fn bench_positions(&self) -> &'static [&'static str] {
-        &[START_FEN]
-    }
-
-    /// Deep enough to reach the first captures, short enough for about a second.
-    fn bench_depth(&self) -> u32 {
-        7
-    }
-
-    fn describe_state(&self, pos: &Position, sq: Square) -> Vec<String> {
+    fn describe_state(&self, _rules: &Rules, pos: &Position, sq: Square) -> Vec<String> {
         state_labels(self.rules(), pos, sq)
     }
 
     fn legend_notes(&self) -> &'static [(char, &'static str)] {
         LEGEND
-    }
-
-    fn validate(&self, pos: &Position) -> Result<(), PositionError> {
-        movegen::validate_two_players(pos)?;
-        status::validate(self, pos)
-    }
-
-    /// A King killed by a blast loses at once; both killed is a draw (RULINGS §1.3, §9 item
-    /// 10). Otherwise FIDE's ends.
-    fn outcome(&self, pos: &Position, legal_count: usize, history: &[u64]) -> Option<Outcome> {
-        let alive = |c: Color| pos.pieces(c, KING).nonempty();
-        match (alive(Color::White), alive(Color::Black)) {
-            (true, true) => {}
-            (false, false) => {
-                return Some(Outcome::Draw {
-                    reason: EndReason::Variant("both kings blasted"),
-                })
-            }
-            (white, _) => {
-                return Some(Outcome::Win {
-                    winner: if white { Color::White } else { Color::Black },
-                    reason: EndReason::Variant("a king blasted"),
-                })
-            }
-        }
-        super::hooks::fide_outcome(self, pos, legal_count, history)
-    }
-
-    /// Neither side can win only with bare Kings (anything else may still promote, shoot or
-    /// explode).
-    fn insufficient_material(&self, pos: &Position) -> bool {
-        (pos.occupied() & !pos.kind_bb(KING)).is_empty()
     }
 }
 
@@ -526,7 +531,7 @@ fn state_labels(rules: &Rules, pos: &Position, sq: Square) -> Vec<String> {
         _ => {}
     }
     if let Some(spell) = st.spell {
-        let end = super::hooks::spell_end(pos, spell.left);
+        let end = super::presentation::spell_end(pos, spell.left);
         let what = match spell.kind {
             DAZZLED => "dazzled",
             INVULNERABLE => "protected",

@@ -1,0 +1,27 @@
+//! The per-game switches of the search: an evaluation term and whether null-move pruning is
+//! sound. The facade hands them out as `Variant::switches`. What a move changes (`is_noisy`,
+//! which the noisy generator reads, and beside it `material_gain`), the end of the game and the
+//! point of view are rules, in `movegen::Hooks`, because the pipeline and the referee read them
+//! too; the search asks them through `Variant::rulings`.
+
+use crate::board::Position;
+
+/// How the search treats a game. Every method has a default; a game writes only what it
+/// changes (`impl SearchSwitches for Chess {}`).
+///
+/// Late-move reductions have no switch: every game allows them (a switch that no game turned
+/// off was removed; add one here, with the search's test of it, when a game needs it).
+pub trait SearchSwitches: Send + Sync {
+    /// Evaluation terms of the game's own, in centipawns for White, added to the material and
+    /// placement the shared evaluation (`crate::eval`) counts. Called by the search's static
+    /// evaluation at every leaf and quiescence node. Default: 0.
+    fn evaluate_extra(&self, _pos: &Position) -> i32 {
+        0
+    }
+
+    /// Whether the search may prune with a null move. Read once per search. Off where zugzwang
+    /// or forced moves are common. Default: allowed.
+    fn null_move_allowed(&self) -> bool {
+        true
+    }
+}
