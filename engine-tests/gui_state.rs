@@ -236,7 +236,7 @@ fn undo_and_remove_count_xboards_moves_around_a_nature_ply() {
     let lines = e.sync();
     let Some(told) = lines
         .iter()
-        .find_map(|l| l.strip_prefix("telluser Nature plays "))
+        .find_map(|l| l.strip_prefix("tellothers Nature plays "))
         .map(str::to_string)
     else {
         e.fail(&format!("Nature did not play: {lines:?}"))
@@ -264,7 +264,7 @@ fn undo_and_remove_count_xboards_moves_around_a_nature_ply() {
     let lines = e.lines_until("a move", |l| l.starts_with("move "), DEADLINE);
     let Some(told) = lines
         .iter()
-        .find_map(|l| l.strip_prefix("telluser Nature plays "))
+        .find_map(|l| l.strip_prefix("tellothers Nature plays "))
         .map(str::to_string)
     else {
         e.fail(&format!(

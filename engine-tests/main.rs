@@ -8,6 +8,7 @@ mod arena;
 mod gui_state;
 mod hostile;
 mod mates;
+mod perft_cli;
 mod protocol;
 mod tenranks;
 mod uci;

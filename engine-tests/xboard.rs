@@ -468,7 +468,8 @@ fn xboard_switch_entered_by_clicks() {
 }
 
 /// Chaos's Chess: XBoard has no third party, so Nature plays inside the engine and says so with
-/// `telluser`; a ply sent on Nature's turn (as the match runner relays Nature's) is taken instead.
+/// `tellothers` (XBoard 4.9.1 shows `telluser` in a dialog that waits for OK, one per ply); a ply
+/// sent on Nature's turn (as the match runner relays Nature's) is taken instead.
 #[test]
 fn xboard_chaos_nature_plays_inside_the_engine() {
     let mut e = Engine::xboard();
@@ -484,7 +485,7 @@ fn xboard_chaos_nature_plays_inside_the_engine() {
     e.send("usermove g8f6");
     let lines = e.sync();
     assert!(
-        lines.len() == 1 && lines[0].starts_with("telluser Nature plays "),
+        lines.len() == 1 && lines[0].starts_with("tellothers Nature plays "),
         "{lines:?}"
     );
     silent(&mut e, "usermove d2d3");
@@ -502,9 +503,71 @@ fn xboard_chaos_nature_plays_inside_the_engine() {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("telluser Nature plays ")),
+            .any(|l| l.starts_with("tellothers Nature plays ")),
         "{lines:?}"
     );
+    e.finish();
+}
+
+/// Chaos under XBoard: the board has holdings, one pocket for each kind a player may hold
+/// (XBoard's first five slots, P N B R Q), so that XBoard 4.9.1 accepts a reintroduction
+/// (`B@c1`); without them (`8x8+0_fairy`) it refused one and forfeited the engine. The start's
+/// holdings are empty: Nature's pool is no player's and is left out of XBoard's brackets.
+#[test]
+fn xboard_chaos_board_has_holdings() {
+    let mut e = Engine::xboard();
+    e.send("variant chaos");
+    let lines = e.sync();
+    let setup = "setup (PNBRQ................Kpnbrq................k) 8x8+5_fairy \
+                 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 0";
+    assert!(lines.iter().any(|l| l == setup), "{lines:?}");
+    // The second engine gets the start as XBoard writes it, empty holdings as `[-]`.
+    silent(
+        &mut e,
+        "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1",
+    );
+    silent(&mut e, "force");
+    silent(&mut e, "usermove e2e4");
+    e.finish();
+}
+
+/// A reintroduction is a move the engine sends under XBoard like any other: here the rook's
+/// return to h1 mates at once (Nf6 holds g8 and h7, Black's g7 pawn the last square), beside
+/// King and Knight moves that do not. The position arrives as XBoard writes it (holdings in the
+/// brackets, Nature's pool and counter left out).
+#[test]
+fn xboard_chaos_sends_a_reintroduction() {
+    let mut e = Engine::xboard();
+    e.send("variant chaos");
+    e.sync();
+    silent(&mut e, "force");
+    silent(&mut e, "setboard 7k/6p1/5N2/8/8/8/8/K7[R] w - - 0 1");
+    silent(&mut e, "sd 3");
+    e.send("go");
+    let lines = e.lines_until("a move", is_move, DEADLINE);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("move R@h1"),
+        "{lines:?}"
+    );
+    let claim = e.lines_until("the mate", |l| l.starts_with("1-0"), DEADLINE);
+    assert!(
+        claim.last().is_some_and(|l| l.starts_with("1-0 {")),
+        "{claim:?}"
+    );
+    // XBoard relays the same text to the other engine, which takes it.
+    let mut other = Engine::xboard();
+    other.send("variant chaos");
+    other.sync();
+    silent(&mut other, "force");
+    silent(&mut other, "setboard 7k/6p1/5N2/8/8/8/8/K7[R] w - - 0 1");
+    other.send("usermove R@h1");
+    let lines = other.sync();
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("1-0 {"),
+        "{lines:?}"
+    );
+    other.finish();
     e.finish();
 }
 

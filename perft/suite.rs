@@ -6,6 +6,7 @@ use menagerie::core::rng::SplitMix;
 use menagerie::core::{Move, MoveKind, MoveList};
 use menagerie::notation::Dialect;
 use menagerie::perft::perft;
+use menagerie::perft::suite::{self, Case};
 use menagerie::variants::{self, Variant};
 use std::path::Path;
 
@@ -14,56 +15,11 @@ const DEFAULT_NODE_LIMIT: u64 = 20_000_000;
 /// Nodes visited per position by the fast-versus-reference comparison.
 const SYNCED_NODE_LIMIT: u64 = 3_000;
 
-struct Case {
-    id: String,
-    source: Option<String>,
-    fen: String,
-    counts: Vec<(u32, u64)>,
-}
-
+/// The positions of a perft file, read by the library's parser (`menagerie::perft::suite`),
+/// which refuses a position without a source line.
 fn parse_file(path: &Path) -> Vec<Case> {
     let text = std::fs::read_to_string(path).unwrap();
-    let mut cases: Vec<Case> = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
-        let where_ = format!("{}:{}", path.display(), n + 1);
-        match word {
-            "id" => cases.push(Case {
-                id: rest.to_string(),
-                source: None,
-                fen: String::new(),
-                counts: Vec::new(),
-            }),
-            "source" => {
-                cases
-                    .last_mut()
-                    .unwrap_or_else(|| panic!("{where_}: source before id"))
-                    .source = Some(rest.to_string())
-            }
-            "epd" => {
-                cases
-                    .last_mut()
-                    .unwrap_or_else(|| panic!("{where_}: epd before id"))
-                    .fen = rest.to_string()
-            }
-            "perft" => {
-                let (d, nodes) = rest
-                    .split_once(' ')
-                    .unwrap_or_else(|| panic!("{where_}: perft needs depth and nodes"));
-                let case = cases
-                    .last_mut()
-                    .unwrap_or_else(|| panic!("{where_}: perft before id"));
-                case.counts
-                    .push((d.parse().unwrap(), nodes.parse().unwrap()));
-            }
-            other => panic!("{where_}: unknown directive '{other}'"),
-        }
-    }
-    cases
+    suite::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn perft_files() -> Vec<(String, std::path::PathBuf)> {
@@ -104,12 +60,6 @@ fn perft_counts_match() {
     for (name, path) in perft_files() {
         let v = variants::by_name(&name).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for case in parse_file(&path) {
-            assert!(
-                case.source.is_some(),
-                "{}: position {} has no source line",
-                path.display(),
-                case.id
-            );
             let pos = v
                 .parse_fen(&case.fen)
                 .unwrap_or_else(|e| panic!("{name} {}: {e}", case.id));
@@ -241,7 +191,7 @@ fn biased_pick(v: &dyn Variant, pos: &Position, moves: &MoveList, rng: &mut Spli
     let weight = |m: Move| -> u64 {
         if m.kind() != MoveKind::Normal {
             8
-        } else if v.is_noisy(pos, m) {
+        } else if v.rulings().is_noisy(pos, m) {
             4
         } else if royals.contains(m.from()) {
             3

@@ -17,23 +17,32 @@ struct Cli {
 #[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
-    /// Count the leaf nodes of the legal move tree.
+    /// Count the leaf nodes of the legal move tree, or check a perft file with --suite.
     Perft {
-        /// Variant name (see `menagerie variants`).
-        #[arg(long, default_value = "chess")]
-        variant: String,
+        /// Variant name (see `menagerie variants`); chess when omitted, or with --suite the
+        /// file's name (`chess.perft` is chess).
+        #[arg(long)]
+        variant: Option<String>,
         /// Start position; the variant's start position when omitted.
         #[arg(long)]
         fen: Option<String>,
         /// Depth in plies.
-        #[arg(long)]
-        depth: u32,
-        /// Print the count below each root move.
+        #[arg(long, required_unless_present = "suite")]
+        depth: Option<u32>,
+        /// Print each root move's count as soon as it is known (with several threads, in the
+        /// order the moves finish).
         #[arg(long)]
         divide: bool,
         /// Threads that split the root moves.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Run a perft file (format in perft/README.md): PASS or FAIL for each count, a summary,
+        /// and a non-zero exit if any count fails.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "depth", "divide"])]
+        suite: Option<std::path::PathBuf>,
+        /// With --suite, skip the counts above N nodes.
+        #[arg(long, value_name = "N", requires = "suite")]
+        max_nodes: Option<u64>,
     },
     /// List the variants with board size and a description.
     Variants,
@@ -167,7 +176,15 @@ fn run(command: Option<Command>) -> Result<(), String> {
             depth,
             divide,
             threads,
-        }) => cli::perft(&variant, fen.as_deref(), depth, divide, threads),
+            suite,
+            max_nodes,
+        }) => match (suite, depth) {
+            (Some(file), _) => cli::perft_suite(&file, variant.as_deref(), max_nodes, threads),
+            (None, Some(depth)) => {
+                cli::perft(variant.as_deref(), fen.as_deref(), depth, divide, threads)
+            }
+            (None, None) => Err("perft needs --depth or --suite".into()),
+        },
         Some(Command::Bench {
             variant,
             threads,

@@ -9,6 +9,8 @@ use crate::variants::Variant;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+pub mod suite;
+
 /// Leaf count at `depth`.
 pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
@@ -57,17 +59,32 @@ pub fn divide(
     progress: &(dyn Fn(usize) + Sync),
     stop: &AtomicBool,
 ) -> Option<Vec<(Move, u64)>> {
+    let done = AtomicUsize::new(0);
+    let each = |_: Move, _: u64| progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+    divide_each(variant, pos, depth, threads, &each, stop)
+}
+
+/// As `divide`, but `on_move` gets each root move's count as soon as it is known: in generation
+/// order with one thread, in the order they finish with several (calls may come from any of the
+/// pool's threads, one at a time per move). The result is still in generation order.
+pub fn divide_each(
+    variant: &dyn Variant,
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    on_move: &(dyn Fn(Move, u64) + Sync),
+    stop: &AtomicBool,
+) -> Option<Vec<(Move, u64)>> {
     let mut moves = MoveList::new();
     variant.legal_moves(pos, &mut moves);
-    let done = AtomicUsize::new(0);
     let count = |m: Move| {
         let n = if depth <= 1 {
             Some(1)
         } else {
             stoppable(variant, &variant.play(pos, m), depth - 1, stop)
-        };
-        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-        n.map(|n| (m, n))
+        }?;
+        on_move(m, n);
+        Some((m, n))
     };
     if threads <= 1 {
         return moves.iter().map(|&m| count(m)).collect();

@@ -15,7 +15,7 @@ pub use bookgen::{bookgen, BookgenArgs};
 pub use cutechess::translate as cutechess_args;
 pub use match_config::{match_config, MatchArgs};
 pub use match_run::run_match;
-pub use perft::{perft, MAX_PERFT_DEPTH};
+pub use perft::{perft, perft_suite, MAX_PERFT_DEPTH};
 pub use pgn_check::pgn_check;
 
 use crate::variants;

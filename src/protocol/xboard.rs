@@ -667,7 +667,7 @@ impl Xboard {
         };
         if let Some(t) = told {
             let who = self.engine.variant().presentation().neutral_name();
-            self.say(&format!("telluser {who} plays {t}"));
+            self.say(&format!("tellothers {who} plays {t}"));
         }
         self.own_third_party = false;
         if self
@@ -731,9 +731,10 @@ impl Xboard {
         Settled::Nothing
     }
 
-    /// Plays the third party's ply by the engine's policy when it is its turn, and tells the
-    /// user: XBoard has neither a third colour nor a third turn, so the third party plays inside
-    /// the engine.
+    /// Plays the third party's ply by the engine's policy when it is its turn, and says so with
+    /// `tellothers` (XBoard 4.9.1 shows each `telluser` in a dialog that waits for OK; it logs
+    /// `tellothers` and shows it in no dialog): XBoard has neither a third colour nor a third
+    /// turn, so the third party plays inside the engine.
     fn play_third_party(&mut self) {
         if self.turn() != Color::Neutral || self.game_over {
             return;
@@ -755,7 +756,7 @@ impl Xboard {
         self.own_third_party = own;
         if own {
             let who = self.engine.variant().presentation().neutral_name();
-            self.say(&format!("telluser {who} plays {text}"));
+            self.say(&format!("tellothers {who} plays {text}"));
         }
     }
 

@@ -66,6 +66,9 @@ pub fn wire_text(
         return text;
     }
     let rules = variant.rules();
+    if let Some(phantom) = phantom_drop(variant, pos, shown, m) {
+        return phantom;
+    }
     let Some(path) = Path::parse(rules, &text).filter(|p| p.suffix.is_none()) else {
         return text;
     };
@@ -78,6 +81,41 @@ pub fn wire_text(
         Some((_, letter)) => format!("{text}{}", letter.to_ascii_lowercase()),
         None => format!("{text}{}", view::vanish_letter(rules)),
     }
+}
+
+/// A player's drop that XBoard 4.9.1 would refuse, as a move it takes instead, or `None`.
+/// XBoard takes a drop only of a piece in its holdings onto a square empty on its board
+/// (`LegalDrop`, also with legality testing off), and its board and holdings miss what a third
+/// party did (Chaos: Nature took the piece now returned, or stands on the square). Such a drop
+/// goes out as a move of a piece XBoard still shows where we have none (one the third party
+/// took), with the dropped piece's letter where it differs: `f4c1b`. XBoard then shows the
+/// dropped piece on its square, and only that stale piece goes.
+fn phantom_drop(variant: &dyn Variant, pos: &Position, shown: &Shown, m: Move) -> Option<String> {
+    let rules = variant.rules();
+    let kind = m.piece().filter(|_| m.kind() == MoveKind::Drop)?;
+    if super::holdings_size(rules) == 0 {
+        return None;
+    }
+    let side = pos.turn();
+    let letter = piece_letter(rules, Dialect::Cecp, kind);
+    if side == crate::core::Color::Neutral || shown.takes_drop(side, letter, m.to()) {
+        return None;
+    }
+    let from = shown.phantom(&Shown::of(rules, pos), side, letter, m.to())?;
+    let sq = |s| square_text(rules.geometry(), Dialect::Cecp, s);
+    let suffix = match shown.at(from) {
+        Some((_, l)) if l == letter => String::new(),
+        _ => letter.to_ascii_lowercase().to_string(),
+    };
+    if from == m.to() {
+        // The stale piece stands on the square itself: XBoard refuses a move that ends where it
+        // starts unless it has a kill square, so it goes out and back through an empty square,
+        // with the letter (`c2c3,c3c2p`).
+        let via = sq(shown.empty_near(rules, from)?);
+        let letter = letter.to_ascii_lowercase();
+        return Some(format!("{}{via},{via}{}{letter}", sq(from), sq(from)));
+    }
+    Some(format!("{}{}{suffix}", sq(from), sq(m.to())))
 }
 
 /// Whether `text` is a drop (`P@e4`) or a pass (`@@@@`), which XBoard applies as we do.
@@ -123,9 +161,24 @@ pub fn carries(variant: &dyn Variant, pos: &Position, shown: &Shown, m: Move) ->
     let mut moves = MoveList::new();
     variant.legal_moves(pos, &mut moves);
     let text = wire_text(variant, pos, shown, &moves, m);
-    if drop_or_pass(&text) {
-        // Drops and passes: XBoard applies them as we do.
+    if text == "@@@@" {
+        // A pass: XBoard applies it as we do.
         return true;
+    }
+    if drop_or_pass(&text) {
+        // A drop: XBoard takes it if its holdings have the piece and its square is empty; a
+        // third party's drop never goes to XBoard.
+        let letter = text.chars().next().unwrap_or('?');
+        return super::holdings_size(rules) == 0
+            || pos.turn() == crate::core::Color::Neutral
+            || shown.takes_drop(pos.turn(), letter, m.to());
+    }
+    if m.kind() == MoveKind::Drop {
+        // A drop sent as a stale piece's move (`phantom_drop`): the dropped piece shows on its
+        // square; only a piece we do not have goes. Out and back in place (`c2c3,c3c2p`) is
+        // kept for when nothing else is legal: XBoard relays such a Black move in a castling
+        // shape (see `switch_relay`).
+        return !text.contains(',');
     }
     let Some(path) = Path::parse(rules, &text) else {
         return false;
@@ -691,6 +744,63 @@ mod tests {
             ),
             "highlight 8/8/8/8/8/8/8/8"
         );
+    }
+
+    /// Chaos: Nature took the White Bishop on f4, which XBoard never saw, so XBoard still shows
+    /// it there and its holdings are empty. XBoard would refuse `B@c1` (`LegalDrop`: no Bishop in
+    /// hand); the reintroduction goes out as the stale Bishop's move, which XBoard takes, and
+    /// reads back. With the Bishop in XBoard's holdings it goes out as the drop.
+    #[test]
+    fn chaos_reintroduction_xboard_takes() {
+        let v = by_name("chaos").unwrap();
+        let seen = v
+            .parse_fen("4k3/8/8/8/5B2/8/8/4K3[_Q_R_B_N] w - - 0 1 0")
+            .unwrap();
+        let pos = v
+            .parse_fen("4k3/8/8/8/5_Q2/8/8/4K3[B_R_B_N] w - - 0 1 0")
+            .unwrap();
+        let shown = Shown::of(v.rules(), &seen);
+        let moves = legal(v, &pos);
+        let drop = parse_move(v, &pos, Dialect::Cecp, "B@c1").unwrap();
+        assert_eq!(wire_text(v, &pos, &shown, &moves, drop), "f4c1");
+        assert!(carries(v, &pos, &shown, drop));
+        assert_eq!(parse_wire(v, &pos, &shown, "f4c1"), Ok(drop));
+        // A Knight's return goes from the stale Bishop with the Knight's letter.
+        let knight = v
+            .parse_fen("4k3/8/8/8/5_Q2/8/8/4K3[N_R_B_N] w - - 0 1 0")
+            .unwrap();
+        let n = parse_move(v, &knight, Dialect::Cecp, "N@b1").unwrap();
+        assert_eq!(
+            wire_text(v, &knight, &shown, &legal(v, &knight), n),
+            "f4b1n"
+        );
+        // The stale Bishop on the square of the return itself: out and back with the letter.
+        let f1 = v
+            .parse_fen("4k3/8/8/8/8/8/8/4KB2[_Q_R_B_N] w - - 0 1 0")
+            .unwrap();
+        let on_f1 = Shown::of(v.rules(), &f1);
+        let pos_f1 = v
+            .parse_fen("4k3/8/8/8/8/8/8/4K_Q2[B_R_B_N] w - - 0 1 0")
+            .unwrap();
+        let back = parse_move(v, &pos_f1, Dialect::Cecp, "B@f1").unwrap();
+        let text = wire_text(v, &pos_f1, &on_f1, &legal(v, &pos_f1), back);
+        assert_eq!(text, "f1g1,g1f1b");
+        // XBoard relays a Black move in place in its own castling shape: kept for when
+        // nothing else is legal.
+        assert!(!carries(v, &pos_f1, &on_f1, back));
+        assert_eq!(parse_wire(v, &pos_f1, &on_f1, &text), Ok(back));
+        // XBoard's board as it would show `pos` itself: the drop as it is.
+        let fresh = Shown::of(v.rules(), &pos);
+        assert!(fresh.takes_drop(crate::core::Color::White, 'B', sq("c1")));
+        assert_eq!(wire_text(v, &pos, &fresh, &moves, drop), "B@c1");
+        assert!(carries(v, &pos, &fresh, drop));
+        // Nothing stale and nothing in hand: XBoard would refuse the drop, so it is not carried.
+        let bare = v
+            .parse_fen("4k3/8/8/8/8/8/8/4K3[_Q_R_B_N] w - - 0 1 0")
+            .unwrap();
+        let bare = Shown::of(v.rules(), &bare);
+        assert_eq!(wire_text(v, &pos, &bare, &moves, drop), "B@c1");
+        assert!(!carries(v, &pos, &bare, drop));
     }
 
     /// XBoard 4.9.1 forms of Magician's switch in place: out through an empty square and back,

@@ -97,14 +97,38 @@ pub fn xboard_betza(rules: &Rules, kind: usize) -> String {
         .collect()
 }
 
+/// Whether the game's players hold pieces off the board (a reserve in the start FEN's
+/// brackets: Chaos's returned pieces), which XBoard then shows in holdings.
+fn has_reserve(rules: &Rules) -> bool {
+    rules
+        .spec
+        .start_fen
+        .split_whitespace()
+        .next()
+        .is_some_and(|board| board.contains('['))
+}
+
+/// XBoard's holdings size (the `S` of `WxH+S_fairy`): none for a game without a reserve, else
+/// the piece table's slots up to the last used one before the King, so that every kind a
+/// player may hold has a pocket and its drop (`P@e4`) is one XBoard accepts.
+pub fn holdings_size(rules: &Rules) -> usize {
+    if !has_reserve(rules) {
+        return 0;
+    }
+    let table = piece_table(rules);
+    let half = &table[..table.len() / 2 - 1];
+    half.trim_end_matches('.').len()
+}
+
 /// The lines answering `variant NAME` for a game XBoard does not know.
 pub fn definition(rules: &Rules) -> Vec<String> {
     let g = rules.geometry();
     let mut lines = vec![format!(
-        "setup ({}) {}x{}+0_fairy {}",
+        "setup ({}) {}x{}+{}_fairy {}",
         piece_table(rules),
         g.files(),
         g.ranks(),
+        holdings_size(rules),
         fen_to_cecp(rules, rules.spec.start_fen)
     )];
     for i in 0..rules.num_kinds() {
@@ -161,14 +185,29 @@ pub fn fen_from_cecp(rules: &Rules, fen: &str) -> String {
     let fen = &fen_letters(rules, Dialect::Cecp, Dialect::Uci, fen);
     let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
     if let Some(board) = fields.first_mut() {
-        *board = sides_to_neutral(rules, board);
+        *board = match board.split_once('[') {
+            // XBoard's holdings are the players' reserves: their letters stay as they are.
+            // Empty holdings come as `[-]`.
+            Some((squares, held)) => {
+                let held = if held == "-]" { "]" } else { held };
+                format!("{}[{held}", sides_to_neutral(rules, squares))
+            }
+            None => sides_to_neutral(rules, board),
+        };
     }
     let start: Vec<&str> = rules.spec.start_fen.split_whitespace().collect();
-    // XBoard writes no reserve it cannot show: a third party's pool is the start's.
+    // XBoard writes no reserve it cannot show: a third party's pool is the start's, added to
+    // the players' holdings (`[]` from XBoard gives the start's `[_Q_R_B_N]`).
     if let (Some(board), Some((_, held))) = (fields.first_mut(), start[0].split_once('[')) {
         let pool = neutral_items(held.trim_end_matches(']'));
-        if !board.contains('[') && !pool.is_empty() {
-            *board = format!("{board}[{pool}]");
+        match board.split_once('[') {
+            _ if pool.is_empty() => {}
+            None => *board = format!("{board}[{pool}]"),
+            Some((squares, theirs)) if !theirs.contains('_') => {
+                let theirs = theirs.trim_end_matches(']');
+                *board = format!("{squares}[{theirs}{pool}]");
+            }
+            Some(_) => {}
         }
     }
     let unmoved = fields.get(4).is_none_or(|h| h == "0") && fields.get(5).is_none_or(|f| f == "1");
@@ -212,12 +251,35 @@ fn neutral_items(held: &str) -> String {
     out
 }
 
+/// The players' pieces (`P`, `n`) of a reserve's letters, without the neutral ones (`_Q`).
+fn players_items(held: &str) -> String {
+    let mut out = String::new();
+    let mut chars = held.chars();
+    while let Some(c) = chars.next() {
+        if c == '_' {
+            chars.next();
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Rewrites an internal FEN into CECP's form: piece letters and en-passant squares.
 pub fn fen_to_cecp(rules: &Rules, fen: &str) -> String {
     let fen = &fen_letters(rules, Dialect::Uci, Dialect::Cecp, fen);
     let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
     if let Some(board) = fields.first_mut() {
-        *board = neutral_to_sides(rules, board);
+        *board = match board.split_once('[') {
+            // XBoard's holdings hold the players' pieces only: a third party's pool (`_Q`) is
+            // left out, since XBoard would count it as a player's.
+            Some((squares, held)) => format!(
+                "{}[{}]",
+                neutral_to_sides(rules, squares),
+                players_items(held.trim_end_matches(']'))
+            ),
+            None => neutral_to_sides(rules, board),
+        };
     }
     if let Some(ep) = fields.get_mut(3) {
         if ep != "-" {
@@ -357,6 +419,32 @@ mod tests {
             "10/10/10/10/10/10/10/10/10/10 b - e3 0 1"
         );
         assert_eq!(fen_from_cecp(&rules, "x w - - 0 1"), "x w - - 0 1");
+    }
+
+    /// Chaos's reserves travel in XBoard's holdings: the players' pieces only, both ways, with
+    /// Nature's pool (which XBoard cannot hold) kept from the start.
+    #[test]
+    fn chaos_reserves_are_xboards_holdings() {
+        let v = by_name("chaos").unwrap();
+        let rules = v.rules();
+        assert_eq!(holdings_size(rules), 5);
+        assert_eq!(holdings_size(by_name("chess").unwrap().rules()), 0);
+        assert_eq!(
+            fen_to_cecp(rules, "4k3/8/8/8/8/8/8/4K3[Bp_Q_N] w - - 0 1 2"),
+            "4k3/8/8/8/8/8/8/4K3[Bp] w - - 0 1 2"
+        );
+        assert_eq!(
+            fen_from_cecp(rules, "4k3/8/8/8/8/8/8/4K3[Bp] w - - 0 1"),
+            "4k3/8/8/8/8/8/8/4K3[Bp_Q_R_B_N] w - - 0 1"
+        );
+        // XBoard 4.9.1 writes empty holdings as `[-]`.
+        assert_eq!(
+            fen_from_cecp(
+                rules,
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1"
+            ),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[_Q_R_B_N] w KQkq - 0 1"
+        );
     }
 
     /// XBoard 4.9.1 sends the second engine `setboard` of the start array without the Squires'

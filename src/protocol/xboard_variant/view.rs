@@ -18,6 +18,9 @@ pub type Cell = Option<(Color, char)>;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shown {
     cells: Vec<Cell>,
+    /// XBoard's holdings (games with a reserve, `super::holdings_size`): one entry per piece
+    /// in hand, by side and letter.
+    held: Vec<(Color, char)>,
 }
 
 impl Shown {
@@ -35,7 +38,56 @@ impl Shown {
                 cells[sq.index()] = Some((side, piece_letter(rules, Dialect::Cecp, p.kind())));
             }
         }
-        Shown { cells }
+        let mut held = Vec::new();
+        if super::holdings_size(rules) > 0 {
+            for c in [Color::White, Color::Black] {
+                for k in crate::core::PieceKind::all(rules.num_kinds()) {
+                    let l = piece_letter(rules, Dialect::Cecp, k);
+                    held.extend((0..pos.reserve().count(c, k)).map(|_| (c, l)));
+                }
+            }
+        }
+        Shown { cells, held }
+    }
+
+    /// Whether XBoard 4.9.1 takes the drop of `letter` by `side` on `sq` (`LegalDrop`, also
+    /// with legality testing off): the piece is in that side's holdings and the square is
+    /// empty on XBoard's board.
+    pub fn takes_drop(&self, side: Color, letter: char, sq: Square) -> bool {
+        self.at(sq).is_none() && self.held.contains(&(side, letter))
+    }
+
+    /// A square where XBoard shows a piece of `side` that `ours` (our board as XBoard would
+    /// show it) does not have there: a piece the third party took, which XBoard never saw go.
+    /// One of `letter` first, and one off `to` (where the piece goes) before one on it.
+    pub fn phantom(&self, ours: &Shown, side: Color, letter: char, to: Square) -> Option<Square> {
+        let mut phantoms: Vec<usize> = (0..self.cells.len())
+            .filter(|&i| {
+                self.cells[i].is_some_and(|(c, _)| c == side)
+                    && ours.cells[i].is_none_or(|(c, _)| c != side)
+            })
+            .collect();
+        phantoms.sort_by_key(|&i| i == to.index());
+        phantoms
+            .iter()
+            .filter(|&&i| i != to.index())
+            .find(|&&i| self.cells[i].is_some_and(|(_, l)| l == letter))
+            .or(phantoms.first())
+            .map(|&i| Square::from_index(i as u8))
+    }
+
+    /// An empty square on this board, the nearest to `sq`.
+    pub fn empty_near(&self, rules: &Rules, sq: Square) -> Option<Square> {
+        let distance = |t: Square| {
+            (t.file().abs_diff(sq.file())).max(t.rank().abs_diff(sq.rank())) as usize * 1000
+                + t.index()
+        };
+        rules
+            .geometry()
+            .board()
+            .into_iter()
+            .filter(|&t| self.at(t).is_none())
+            .min_by_key(|&t| distance(t))
     }
 
     /// What stands on `sq`.
@@ -196,6 +248,17 @@ pub fn apply(rules: &Rules, before: &Shown, path: &Path, mover: Color, ep: bool)
             board.set(b, None);
         }
     }
+    if let Some((side, letter)) = board.at(to).filter(|_| super::holdings_size(rules) > 0) {
+        // A capture puts the piece in the capturer's holdings, in its colour (`ApplyMove`); a
+        // kind without a pocket as a Pawn.
+        let pockets = super::holdings_size(rules);
+        let letter = if table[..pockets.min(table.len())].contains(&letter) {
+            letter
+        } else {
+            'P'
+        };
+        board.held.push((side.opponent(), letter));
+    }
     board.set(from, None);
     board.set(to, Some(piece));
     if let Some(c) = path.suffix {
@@ -206,8 +269,27 @@ pub fn apply(rules: &Rules, before: &Shown, path: &Path, mover: Color, ep: bool)
 }
 
 /// XBoard's board after it applies the CECP text `text` of a move made in `pos` (the side to
-/// move moving), or `None` where the model cannot say (a drop, a pass, a text it does not read).
+/// move moving), or `None` where the model cannot say (a text it does not read). A pass leaves
+/// the board; a drop (`P@e4`, from XBoard's holdings) puts the mover's piece of that letter on
+/// its square, whatever stood there.
 pub fn follow(rules: &Rules, pos: &Position, before: &Shown, text: &str) -> Option<Shown> {
+    if text == "@@@@" {
+        return Some(before.clone());
+    }
+    if let Some((letter, square)) = text.split_once('@') {
+        let mut letters = letter.chars();
+        let (Some(l), None) = (letters.next(), letters.next()) else {
+            return None;
+        };
+        let sq = crate::notation::parse_square(rules.geometry(), Dialect::Cecp, square)?;
+        let piece = (pos.turn(), l.to_ascii_uppercase());
+        let mut board = before.clone();
+        if let Some(i) = board.held.iter().position(|&h| h == piece) {
+            board.held.remove(i);
+        }
+        board.set(sq, Some(piece));
+        return Some(board);
+    }
     let path = Path::parse(rules, text)?;
     let ep = pos.ep_targets().contains(path.to());
     apply(rules, before, &path, pos.turn(), ep)

@@ -463,12 +463,6 @@ impl SearchSwitches for Chaos {
 impl Presentation for Chaos {
     // ---- Text ----
 
-    /// XBoard shows no holdings on this board and refuses a drop: a reintroduction is not
-    /// carried (the engine plays one under CECP only when it has no other move).
-    fn xboard_carries(&self, pos: &Position, m: Move) -> bool {
-        pos.turn() == Color::Neutral || m.kind() != MoveKind::Drop
-    }
-
     fn legend_notes(&self) -> &'static [(char, &'static str)] {
         LEGEND
     }
