@@ -113,8 +113,9 @@ fn is_protocol_line(proto: Proto, line: &str) -> bool {
                     .is_some_and(|(m, n)| is_move_text(m) && n.parse::<u64>().is_ok())
         }
         Proto::Cecp => {
-            const PREFIXES: [&str; 17] = [
+            const PREFIXES: [&str; 18] = [
                 "telluser ",
+                "tellothers ",
                 "feature ",
                 "setup (",
                 "piece ",
@@ -376,7 +377,7 @@ impl Session {
                     self.model.play(m, text);
                     moved = true;
                 }
-            } else if let Some(text) = l.strip_prefix("telluser Nature plays ") {
+            } else if let Some(text) = l.strip_prefix("tellothers Nature plays ") {
                 // The third party's ply the engine played itself; the model has it already
                 // where it could foresee it.
                 if self.model.position().turn() == menagerie::core::Color::Neutral {
