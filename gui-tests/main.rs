@@ -5,7 +5,8 @@
 //! The browser tests need Chromium, ChromeDriver and selenium (`.ci/run` installs them). Where
 //! they are missing the test says so and passes, unless `MENAGERIE_BROWSER_TESTS=1` demands them
 //! (as `.ci/run` does); then it fails. `MENAGERIE_SCREENSHOTS=DIR` has the browser tests save a
-//! screenshot of each game there (`docs/gui.md`).
+//! screenshot of each game there (`docs/gui.md`), and `MENAGERIE_BROWSER_FILTER=TEXT` runs only the
+//! browser checks whose label contains TEXT.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -302,8 +303,9 @@ fn browser_available() -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn every_game_in_chromium() {
+/// Runs `gui-tests/browser.py` against a server of its own: the checks of `suite`, those whose
+/// label contains `MENAGERIE_BROWSER_FILTER` when it is set.
+fn chromium(suite: &str) {
     let required = std::env::var("MENAGERIE_BROWSER_TESTS").is_ok_and(|v| v == "1");
     if let Err(why) = browser_available() {
         assert!(!required, "browser tests required but cannot run: {why}");
@@ -313,10 +315,25 @@ fn every_game_in_chromium() {
     let server = Server::start();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/gui-tests/browser.py");
     let mut cmd = Command::new("python3");
-    cmd.arg(script).arg(server.url());
+    cmd.arg(script).arg(server.url()).args(["--suite", suite]);
     if let Ok(dir) = std::env::var("MENAGERIE_SCREENSHOTS") {
         cmd.args(["--screenshots", &dir]);
     }
+    if let Ok(filter) = std::env::var("MENAGERIE_BROWSER_FILTER") {
+        cmd.args(["--filter", &filter]);
+    }
     let status = cmd.status().expect("python3 runs");
     assert!(status.success(), "the browser tests failed");
+}
+
+#[test]
+fn every_game_in_chromium() {
+    chromium("games");
+}
+
+/// The analysis board (move list, PGN, analysis mode, drag and drop, a narrow window) in FIDE
+/// chess, Afterlife and Chaos.
+#[test]
+fn the_analysis_board_in_chromium() {
+    chromium("board");
 }
