@@ -635,7 +635,10 @@ def analysis_shown(p, lines):
     ok = p.d.execute_script(
         "return page.pos.analysis === arguments[0] && !!page.lines[0] && page.lines[0].node === page.pos.cursor",
         lines)
-    return ok and any(e.text.strip() for e in p.css("#analysis-lines .line-moves")) and best_move_drawn(p)
+    # Read in one script: the lines are drawn again as each iteration comes.
+    shown = p.d.execute_script(
+        "return [...document.querySelectorAll('#analysis-lines .line-moves')].some(e => e.textContent.trim())")
+    return ok and shown and best_move_drawn(p)
 
 
 def test_analysis(p, name):
@@ -647,8 +650,8 @@ def test_analysis(p, name):
     p.d.find_element(By.ID, "analyse").click()
     p.wait(lambda: analysis_shown(p, 3), "analysis lines and the best move drawn", timeout=40)
     check(len(p.css("#analysis-lines .line")) == 3, "three lines asked for")
-    first = p.css("#analysis-lines .line")[0]
-    check(first.find_element(By.CSS_SELECTOR, ".depth").text.startswith("d"), "no depth shown")
+    depth = p.d.execute_script("return document.querySelector('#analysis-lines .line .depth').textContent")
+    check(depth.startswith("d"), f"no depth shown: '{depth}'")
     check(p.css("#eval-bar")[0].is_displayed(), "no evaluation bar")
     press(p, Keys.ARROW_LEFT)
     p.wait(lambda: p.fen() == fens[2], "the step back")

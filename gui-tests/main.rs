@@ -177,7 +177,7 @@ fn a_page_plays_a_game_over_its_websocket() {
     assert_eq!(state["moves"].as_array().unwrap().len(), 1, "refused");
 }
 
-/// 10,000 malformed or hostile requests; afterwards the server still answers and a game that
+/// 10,000 malformed or hostile requests (bad PGNs among them); afterwards the server still answers and a game that
 /// was in progress is exactly as it was.
 #[test]
 fn ten_thousand_hostile_requests_change_nothing() {
@@ -234,6 +234,9 @@ fn ten_thousand_hostile_requests_change_nothing() {
                     9 => r#"{"cmd":"move","text":"e2e5"}"#.to_string(),
                     19 => r#"{"cmd":"fen","fen":"8/8/8 w"}"#.to_string(),
                     29 => format!(r#"{{"cmd":"move","text":"{}"}}"#, "a1".repeat(300)),
+                    // A PGN whose third move is illegal.
+                    39 => r#"{"cmd":"pgn","pgn":"[Variant \"chess\"]\n\n1. e4 e5 2. Ke3 *"}"#
+                        .to_string(),
                     _ => "{not json".to_string(),
                 };
                 game.send(Message::text(cmd)).expect("the game's socket");

@@ -261,7 +261,8 @@ pub fn read_pgn(text: &str) -> Result<Pasted, String> {
             t => {
                 let pos = &positions[cur];
                 let node = tree.node(cur);
-                let number = node.number_ply + u32::from(node.mv.is_some() && node.side != Color::Neutral);
+                let number =
+                    node.number_ply + u32::from(node.mv.is_some() && node.side != Color::Neutral);
                 let label = if pos.turn() == Color::Neutral {
                     format!("ply {} (the third party's)", node.ply + 1)
                 } else if pos.turn() == Color::White {

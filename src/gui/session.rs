@@ -196,9 +196,11 @@ impl Session {
             forfeit: None,
             paused: false,
             searches: Searches::new(events.clone()),
-            tree: Tree::new(crate::variants::by_name("chess")
-                .expect("chess is registered")
-                .start_position()),
+            tree: Tree::new(
+                crate::variants::by_name("chess")
+                    .expect("chess is registered")
+                    .start_position(),
+            ),
             cursor: 0,
             analysis: None,
             analysed: None,
@@ -347,7 +349,8 @@ impl Session {
                     Some((Purpose::Scan(node), result)) => {
                         if self.tree.contains(node) && result.depth > 0 {
                             let pos = self.engine.game().position();
-                            let score = record::score_json(self.engine.variant(), pos, result.score);
+                            let score =
+                                record::score_json(self.engine.variant(), pos, result.score);
                             self.tree.node_mut(node).eval = Some(score);
                         }
                         self.next_scan();
@@ -960,7 +963,10 @@ mod tests {
         let tree = s.state()["tree"].clone();
         assert_eq!(tree[e4 as usize]["children"].as_array().unwrap().len(), 2);
         let pgn = s.state()["pgn"].as_str().unwrap().to_string();
-        assert!(pgn.contains("1. e2e4 e7e5 ( 1... c7c5 ) 2. g1f3 *"), "{pgn}");
+        assert!(
+            pgn.contains("1. e2e4 e7e5 ( 1... c7c5 ) 2. g1f3 *"),
+            "{pgn}"
+        );
         for bad in [r#"{"cmd":"goto","node":999}"#, r#"{"cmd":"goto"}"#] {
             assert_eq!(s.handle(bad)[0]["type"], "error");
         }

@@ -204,7 +204,11 @@ mod tests {
         };
         let e4 = mv(&start, "e2e4");
         let a = tree.add(v, &start, 0, e4);
-        assert_eq!(tree.add(v, &start, 0, e4), a, "the same move is the same node");
+        assert_eq!(
+            tree.add(v, &start, 0, e4),
+            a,
+            "the same move is the same node"
+        );
         let after = v.play(&start, e4);
         let e5 = tree.add(v, &after, a, mv(&after, "e7e5"));
         let c5 = tree.add(v, &after, a, mv(&after, "c7c5"));
