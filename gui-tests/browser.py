@@ -739,7 +739,8 @@ BOARD_TESTS = [
 
 
 def analysis_screenshot(p, directory):
-    """Analysis mode in FIDE chess: a pasted game, analysed, three lines at its last move."""
+    """Analysis mode in FIDE chess (a pasted game, analysed, three lines at its last move) and
+    in Afterlife (a set-up position with Black to move)."""
     fresh(p, "chess")
     set_pgn_input(p, PGNS["chess"][0])
     p.wait(lambda: p.moves() == 6, "the game")
@@ -751,6 +752,17 @@ def analysis_screenshot(p, directory):
     p.wait(lambda: analysis_shown(p, 3) and p.d.execute_script("return page.lines[0].depth >= 10"),
            "the analysis to depth 10", timeout=60)
     path = os.path.join(directory, "gui-analysis.png")
+    p.d.save_screenshot(path)
+    print(f"screenshot {path}")
+    p.d.find_element(By.ID, "analyse").click()
+    # Afterlife with Black to move: its best turn has several parts, an arrow each.
+    fresh(p, "afterlife")
+    p.set_fen(GAMES["afterlife"]["shot"])
+    p.d.execute_script("document.getElementById('lines').value = '3'")
+    p.d.find_element(By.ID, "analyse").click()
+    p.wait(lambda: analysis_shown(p, 3) and p.d.execute_script("return page.lines[0].depth >= 6"),
+           "the analysis to depth 6", timeout=60)
+    path = os.path.join(directory, "gui-analysis-afterlife.png")
     p.d.save_screenshot(path)
     print(f"screenshot {path}")
     p.d.find_element(By.ID, "analyse").click()
