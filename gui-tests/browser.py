@@ -672,7 +672,8 @@ def test_analysis(p, name):
 
 
 def test_chaos_drop_marked(p):
-    """A White Queen in hand, the best move a drop: a ring marks where it goes."""
+    """A White Queen in hand, the best move a drop: a ring marks where it goes. Then Nature's
+    turn in analysis mode."""
     fresh(p, "chaos")
     p.set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR[Q_R_B_N] w KQkq - 0 1 0")
     p.d.find_element(By.ID, "analyse").click()
@@ -682,6 +683,18 @@ def test_chaos_drop_marked(p):
     check("@" in best, f"the best move {best} is not the Queen's drop")
     square = best.split("@")[1]
     check(p.css(f'#arrows .mark[data-square-mark="{square}"]'), f"no ring on {square} for {best}")
+    # Nature to act, played by a person: the line is the ply of the seeded choice, which the
+    # search follows (computed here from its documented definition).
+    p.set_fen(CHAOS_NATURE)
+    p.wait(lambda: p.d.execute_script("return page.pos.turn") == "n", "Nature's turn")
+    legal = p.d.execute_script("return page.pos.legal")
+    seed = p.d.execute_script("return page.pos.third_party.seed")
+    want = seeded_choice(legal, p.fen(), seed)
+    p.wait(lambda: analysis_shown(p, int(p.d.find_element(By.ID, "lines").get_attribute("value"))),
+           "the analysis of Nature's turn", timeout=40)
+    got = p.d.execute_script("return page.lines[0].pv_uci[0]")
+    check(got == want, f"Nature's line is {got}, the seeded choice {want}")
+    check(p.moves() == 0, "Nature played in analysis mode")
     p.d.find_element(By.ID, "analyse").click()
 
 
@@ -855,7 +868,7 @@ def main():
                 for what, fn in BOARD_TESTS:
                     run(f"{name}: {what}", fn, p, name)
             if board and name == "chaos":
-                run("chaos: a drop marked as the best move", test_chaos_drop_marked, p)
+                run("chaos: a drop marked as the best move, Nature's turn analysed", test_chaos_drop_marked, p)
             if not games:
                 continue
             game = GAMES.get(name)

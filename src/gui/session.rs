@@ -1032,6 +1032,38 @@ mod tests {
         }
     }
 
+    /// Analysis mode: 1 to 5 lines; it searches, plays nothing, and either side may be moved.
+    #[test]
+    fn analysis_mode_searches_and_lets_either_side_move() {
+        let mut s = session();
+        s.players = [Player::Human, Player::Engine, Player::Random];
+        s.paused = true;
+        for bad in [
+            r#"{"cmd":"analysis","on":true,"lines":6}"#,
+            r#"{"cmd":"analysis","lines":2}"#,
+            r#"{"cmd":"analysis","on":"yes"}"#,
+        ] {
+            let out = s.handle(bad);
+            assert_eq!(out[0]["type"], "error", "{bad}");
+            assert_eq!(out[1]["analysis"], Value::Null, "{bad}");
+        }
+        let out = s.handle(r#"{"cmd":"analysis","on":true,"lines":3}"#);
+        assert_eq!(out[0]["analysis"], 3);
+        assert_eq!(out[0]["thinking"], true);
+        assert_eq!(s.searches.purpose(), Some(Purpose::Analyse(0)));
+        s.handle(r#"{"cmd":"move","text":"e2e4"}"#);
+        let out = s.handle(r#"{"cmd":"move","text":"e7e5"}"#);
+        assert_eq!(
+            out.last().unwrap()["type"],
+            "done",
+            "Black moved by hand: {out:?}"
+        );
+        assert_eq!(s.searches.purpose(), Some(Purpose::Analyse(s.cursor)));
+        s.handle(r#"{"cmd":"analysis","on":false}"#);
+        assert_eq!(s.state()["analysis"], Value::Null);
+        assert_eq!(s.searches.purpose(), None);
+    }
+
     #[test]
     fn a_new_game_sends_the_board_first() {
         let mut s = session();
