@@ -45,16 +45,8 @@ pub fn coordinate_text(v: &dyn Variant, m: Move) -> String {
 
 /// The legal move a pasted PGN writes as `text` in `pos`: coordinate text or SAN.
 pub fn read_ply(v: &dyn Variant, pos: &Position, text: &str) -> Result<Move, MoveError> {
-    match notation::parse_move(v, pos, Dialect::Uci, text) {
-        Ok(m) => Ok(m),
-        Err(coordinate) => notation::parse_san(v, pos, Dialect::Uci, text).map_err(|san| {
-            // A well-formed coordinate move that is illegal says more than the SAN reading.
-            match coordinate {
-                MoveError::Illegal(_) if !matches!(san, MoveError::Illegal(_)) => coordinate,
-                _ => san,
-            }
-        }),
-    }
+    notation::parse_move(v, pos, Dialect::Uci, text)
+        .or_else(|_| notation::parse_san(v, pos, Dialect::Uci, text))
 }
 
 /// A search's internal score, from the side to move's point of view in `pos`, as the page
@@ -270,7 +262,8 @@ pub fn read_pgn(text: &str) -> Result<Pasted, String> {
                 } else {
                     format!("move {}... {t}", number / 2 + 1)
                 };
-                let m = read_ply(v, pos, t).map_err(|e| format!("{label}: {e}"))?;
+                let m = read_ply(v, pos, t)
+                    .map_err(|_| format!("{label}: no legal move here is written '{t}'"))?;
                 let id = tree.add(v, pos, cur, m);
                 if id == positions.len() {
                     if positions.len() > MAX_PGN_PLIES {
