@@ -3,8 +3,7 @@
 //! configurations. The PGN must read back to moves our rules accept.
 
 use menagerie::arena::pgn;
-use menagerie::notation::{parse_move, Dialect};
-use menagerie::variants;
+use menagerie::variants::{self, san};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -36,7 +35,8 @@ fn run(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// Replays every game of a PGN with our rules; returns the games.
+/// Replays every game of a PGN with our rules, each move written in our SAN as `san::write`
+/// writes it; returns the games.
 fn replay(path: &Path, variant: &str) -> Vec<pgn::ReadGame> {
     let text = std::fs::read_to_string(path).unwrap();
     let games = pgn::read(&text);
@@ -65,8 +65,12 @@ fn replay(path: &Path, variant: &str) -> Vec<pgn::ReadGame> {
             None => v.start_position(),
         };
         for m in &g.moves {
-            let mv = parse_move(v, &pos, Dialect::Uci, m)
-                .unwrap_or_else(|e| panic!("{variant}: {e}\n{text}"));
+            let mv = san::read(v, &pos, m).unwrap_or_else(|e| panic!("{variant}: {e}\n{text}"));
+            assert_eq!(
+                &san::write(v, &pos, mv),
+                m,
+                "{variant}: not our SAN\n{text}"
+            );
             pos = v.play(&pos, mv);
         }
     }
@@ -132,6 +136,15 @@ fn uci_against_cecp_in_every_variant() {
         }
         // Colours alternate between the two games.
         assert_ne!(games[0].tag("White"), games[1].tag("White"));
+        // `pgn-check` replays the SAN PGN (issue 25's Done-when).
+        let check = run(&["pgn-check", &path]);
+        let said = String::from_utf8_lossy(&check.stdout);
+        assert!(
+            check.status.success() && said.contains("2 games replayed, every move legal"),
+            "{}: {said}{}",
+            v.name(),
+            String::from_utf8_lossy(&check.stderr)
+        );
         let _ = std::fs::remove_file(pgn_path);
     }
 }
@@ -523,13 +536,9 @@ fn a_cutechess_command_line_plays_pairs() {
     let text = std::fs::read_to_string(&pgn_path).unwrap();
     let games = replay(&pgn_path, "chess");
     assert_eq!(games.len(), 2, "{text}");
-    // Both games on the first opening, colours swapped; its SAN read as 1. e4 e5 2. Nf3 Nc6.
+    // Both games on the first opening, colours swapped; its SAN read and written back.
     for (k, white) in [(0, "A"), (1, "B")] {
-        assert_eq!(
-            book_moves(&text, k),
-            ["e2e4", "e7e5", "g1f3", "b8c6"],
-            "{text}"
-        );
+        assert_eq!(book_moves(&text, k), ["e4", "e5", "Nf3", "Nc6"], "{text}");
         assert_eq!(games[k].tag("White"), Some(white));
     }
     let epd = std::fs::read_to_string(&epd_path).unwrap();
@@ -554,11 +563,7 @@ fn a_cutechess_command_line_plays_pairs() {
     assert!(!stdout.contains("Ptnml"), "{stdout}");
     assert!(stdout.contains("(games unpaired: trinomial)"), "{stdout}");
     let text = std::fs::read_to_string(&pgn_path).unwrap();
-    assert_eq!(
-        book_moves(&text, 1),
-        ["d2d4", "d7d5", "c2c4", "e7e6"],
-        "{text}"
-    );
+    assert_eq!(book_moves(&text, 1), ["d4", "d5", "c4", "e6"], "{text}");
     let _ = std::fs::remove_file(&pgn_path);
     let _ = std::fs::remove_file(&book);
 }
