@@ -716,3 +716,77 @@ fn a_move_printed_twice_is_dropped() {
         }
     }
 }
+
+/// python-chess reads the runner's PGN of FIDE chess with every move legal, its SAN included
+/// (issue 25). Skipped when python-chess is not installed, unless
+/// `MENAGERIE_PYTHON_CHESS_TESTS=1` requires it.
+#[test]
+fn python_chess_reads_the_runners_san() {
+    let required = std::env::var("MENAGERIE_PYTHON_CHESS_TESTS").is_ok_and(|v| v == "1");
+    let found = Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(!required, "python-chess required but not installed");
+        eprintln!("skipped: python-chess is not installed (pip install chess)");
+        return;
+    }
+    let pgn_path = temp_pgn("python-chess-san");
+    let path = pgn_path.display().to_string();
+    let ours = format!("cmd={BIN}");
+    let out = run(&[
+        "match",
+        "-engine",
+        &ours,
+        "name=A",
+        "-engine",
+        &ours,
+        "name=B",
+        "-each",
+        "nodes=800",
+        "-games",
+        "4",
+        "-concurrency",
+        "2",
+        "-pgnout",
+        &path,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let script = r#"
+import sys, chess.pgn
+n = plies = 0
+with open(sys.argv[1]) as f:
+    while (g := chess.pgn.read_game(f)) is not None:
+        assert not g.errors, g.errors
+        board = g.board()
+        for node in g.mainline():
+            assert node.move in board.legal_moves, node.move
+            assert board.san(node.move) == node.san(), (board.san(node.move), node.san())
+            board.push(node.move)
+            plies += 1
+        n += 1
+print(n, plies)
+"#;
+    let checked = Command::new("python3")
+        .args(["-c", script, &path])
+        .output()
+        .expect("python3 runs");
+    let said = String::from_utf8_lossy(&checked.stdout);
+    assert!(
+        checked.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    let counts: Vec<usize> = said
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(counts.first(), Some(&4), "{said}");
+    assert!(counts.get(1).is_some_and(|&p| p >= 40), "{said}");
+    let _ = std::fs::remove_file(pgn_path);
+}
