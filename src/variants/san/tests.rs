@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::core::rng::SplitMix as Rng;
+use crate::core::MoveKind;
+use crate::notation;
 use crate::variants::{all, by_name};
 
 /// Characters a SAN token may hold: none that PGN reads as a separator, a comment, a variation,
@@ -84,20 +86,60 @@ fn reading_is_tolerant_and_refuses_junk() {
     }
 }
 
+/// A move's kind: the core kind, or the game's name for its own kind.
+fn kind_name(v: &dyn Variant, m: Move) -> String {
+    match m.kind() {
+        MoveKind::Special(code) => v
+            .specials()
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map_or("?".to_string(), |(_, n)| n.to_string()),
+        k => format!("{k:?}"),
+    }
+}
+
+/// Whether `san` has the form `docs/protocol.md` ("SAN") gives moves of `kind` in `game`.
+fn documented_form(game: &str, kind: &str, san: &str) -> bool {
+    let mark = |m: &str| san.contains(m);
+    match (game, kind) {
+        (_, "Drop") => mark("@") && san.chars().next().is_some_and(|c| c.is_ascii_uppercase()),
+        (_, "Pass") => san == "--",
+        (_, "Castle") => san == "O-O" || san == "O-O-O",
+        (_, "Shot") => mark("^"),
+        (_, "Promotion" | "Transform") => mark("="),
+        ("magician", "ALSO_PROMOTE") => mark("/") && mark("="),
+        ("schizophrenic", "EXPLODE") => san.ends_with("=-") && mark("x"),
+        ("schizophrenic", "KING_TELEPORT") => san.starts_with("K>"),
+        ("existentialist", "MERGE") => mark("&"),
+        ("existentialist", "SHIELD3") => san.matches('&').count() == 2,
+        ("existentialist", "SHIELD_MOVE") => san.starts_with('&') && mark("-"),
+        ("existentialist", "IN_PLACE") => san.starts_with("Kx"),
+        ("existentialist", "SHARED_STEP") => san.starts_with('K'),
+        (_, "TURN") => san.split('/').count() <= 3,
+        _ => !mark("~"),
+    }
+}
+
 /// Plies per playout and playouts per game: a few hundred plies of every game.
 const PLIES: usize = 100;
 const PLAYOUTS: u64 = 3;
 
-/// For every game, at every position of seeded random playouts: every legal move has a SAN no
+/// For every game, at every position of seeded random playouts (from the start, and from each
+/// bench position, which hold the rarer moves): every legal move has a SAN no
 /// other legal move has, safe in PGN, that reads back to it; and the moves played read back
 /// from their SAN with check marks.
 #[test]
 fn every_game_round_trips_over_random_playouts() {
     for &v in all() {
         let mut kinds = std::collections::BTreeSet::new();
-        for seed in 0..PLAYOUTS {
-            let mut rng = Rng(seed + 7);
-            let mut pos = v.start_position();
+        let bench = v.bench().positions.iter().map(|f| v.parse_fen(f).unwrap());
+        let starts: Vec<Position> = (0..PLAYOUTS)
+            .map(|_| v.start_position())
+            .chain(bench)
+            .collect();
+        for (seed, start) in starts.into_iter().enumerate() {
+            let mut rng = Rng(seed as u64 + 7);
+            let mut pos = start;
             for ply in 0..PLIES {
                 let listed = legal_with_san(v, &pos);
                 if listed.is_empty() {
@@ -105,7 +147,13 @@ fn every_game_round_trips_over_random_playouts() {
                 }
                 let mut seen = HashMap::new();
                 for (m, s) in &listed {
-                    kinds.insert(format!("{:?}", m.kind()));
+                    let kind = kind_name(v, *m);
+                    assert!(
+                        documented_form(v.name(), &kind, s),
+                        "{}: {kind} written {s}",
+                        v.name()
+                    );
+                    kinds.insert(kind);
                     assert!(
                         pgn_safe(s) && !s.is_empty(),
                         "{}: {s:?} in {}",
@@ -147,5 +195,40 @@ fn every_game_round_trips_over_random_playouts() {
             }
         }
         eprintln!("{}: move kinds seen {kinds:?}", v.name());
+    }
+}
+
+/// Existentialist's rarer moves, which random playouts seldom reach: the King's capture in
+/// place and its step from the square it shares, a merge into a shield and the shield's move.
+#[test]
+fn existentialist_shared_squares_and_shields() {
+    let v = by_name("existentialist").unwrap();
+    let uci = |pos: &Position, t: &str| notation::parse_move(v, pos, Dialect::Uci, t).unwrap();
+    // Black's Rook takes onto White's protected King+Archer: the two share e1.
+    let pos = v
+        .parse_fen("k9/10/10/10/10/10/10/10/4r5/4K{aA}5 b - - 0 1")
+        .unwrap();
+    let shared = v.play(&pos, uci(&pos, "e2e1"));
+    let in_place = uci(&shared, "e1e1");
+    assert_eq!(write(v, &shared, in_place), "Kxe1");
+    assert_eq!(read(v, &shared, "Kxe1"), Ok(in_place));
+    let away = uci(&shared, "e1d2");
+    assert_eq!(kind_name(v, away), "SHARED_STEP");
+    assert_eq!(read(v, &shared, &write(v, &shared, away)), Ok(away));
+    // The Zednick joins the Teleporter beside it: a merge, then the shield moves.
+    let pos = v
+        .parse_fen("k9/10/10/10/10/10/10/10/3ZT5/9K w - - 0 1")
+        .unwrap();
+    let merge = uci(&pos, "d2e2");
+    assert_eq!(write(v, &pos, merge), "Z&e2");
+    let shield = v.play(&v.play(&pos, merge), uci(&v.play(&pos, merge), "a10b10"));
+    let moved = legal_with_san(v, &shield)
+        .into_iter()
+        .filter(|(m, _)| kind_name(v, *m) == "SHIELD_MOVE")
+        .collect::<Vec<_>>();
+    assert!(!moved.is_empty());
+    for (m, s) in moved {
+        assert!(s.starts_with("&d2-"), "{s}");
+        assert_eq!(read(v, &shield, &s), Ok(m));
     }
 }
