@@ -214,7 +214,8 @@ class Page:
         return self.d.execute_script("return page.pos ? page.pos.moves.length : 0")
 
     def ply_text(self, n):
-        found = self.css(f'#moves [data-ply="{n}"]')
+        """The text of ply `n` of the main line."""
+        found = self.css(f'#moves > [data-ply="{n}"]')
         return found[0].text if found else None
 
     def load(self, name):
@@ -495,8 +496,8 @@ EXTRA = {
 
 # ---- The analysis board: FIDE chess, Afterlife and Chaos ----
 
-# Moves are written in SAN on the page once the SAN module is in; until then in coordinates.
-SAN_MOVES = False
+# Moves are written in SAN on the page (the check of the chess PGN's move list).
+SAN_MOVES = True
 
 BOARD_GAMES = ["chess", "afterlife", "chaos"]
 
@@ -530,7 +531,14 @@ def play_plies(p, n):
         check(legal, f"no legal move at ply {i + 1}")
         before = p.moves()
         send_js(p, {"cmd": "move", "text": legal[0]})
-        p.wait(lambda: p.moves() == before + 1, f"ply {i + 1}")
+        try:
+            p.wait(lambda: p.moves() == before + 1, f"ply {i + 1}")
+        except Failure as e:
+            seen = p.d.execute_script(
+                "return JSON.stringify({message: document.getElementById('message').textContent,"
+                " moves: page.pos.moves, players: page.pos.players, turn: page.pos.turn,"
+                " socket: page.socket.readyState})")
+            raise Failure(f"{e} ({legal[0]} sent; the page has {seen})")
         fens.append(p.fen())
     return fens
 

@@ -8,8 +8,9 @@ use crate::arena::THIRD_PARTY_NOTE;
 use crate::board::Position;
 use crate::core::{Color, Move};
 use crate::game::Game;
-use crate::notation::{self, Dialect, MoveError};
+use crate::notation::{Dialect, MoveError};
 use crate::search::{Info, Score};
+use crate::variants::san;
 use crate::variants::{self, EndReason, Outcome, Variant};
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -21,21 +22,15 @@ const MAX_PGN_PLIES: usize = 5_000;
 /// Deepest nesting of variations in a pasted PGN.
 const MAX_PGN_DEPTH: usize = 32;
 
-/// The text of move `m`, played in `pos`, as the page shows it and Copy PGN writes it.
+/// The text of move `m`, played in `pos`, as the page shows it and Copy PGN writes it: its
+/// SAN (`docs/protocol.md`, "SAN").
 pub fn ply_text(v: &dyn Variant, pos: &Position, m: Move) -> String {
-    let _ = pos;
-    coordinate_text(v, m)
+    san::write(v, pos, m)
 }
 
 /// The texts of a line of moves from `pos`.
 pub fn line_text(v: &dyn Variant, pos: &Position, line: &[Move]) -> Vec<String> {
-    let mut pos = pos.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for &m in line {
-        out.push(ply_text(v, &pos, m));
-        pos = v.play(&pos, m);
-    }
-    out
+    san::write_line(v, pos, line)
 }
 
 /// A move's coordinate text (`docs/protocol.md`), which the page's move entry reads.
@@ -43,10 +38,9 @@ pub fn coordinate_text(v: &dyn Variant, m: Move) -> String {
     v.move_text(m, Dialect::Uci)
 }
 
-/// The legal move a pasted PGN writes as `text` in `pos`: coordinate text or SAN.
+/// The legal move a pasted PGN writes as `text` in `pos`: SAN, or coordinate text.
 pub fn read_ply(v: &dyn Variant, pos: &Position, text: &str) -> Result<Move, MoveError> {
-    notation::parse_move(v, pos, Dialect::Uci, text)
-        .or_else(|_| notation::parse_san(v, pos, Dialect::Uci, text))
+    san::read(v, pos, text)
 }
 
 /// A search's internal score, from the side to move's point of view in `pos`, as the page

@@ -963,10 +963,7 @@ mod tests {
         let tree = s.state()["tree"].clone();
         assert_eq!(tree[e4 as usize]["children"].as_array().unwrap().len(), 2);
         let pgn = s.state()["pgn"].as_str().unwrap().to_string();
-        assert!(
-            pgn.contains("1. e2e4 e7e5 ( 1... c7c5 ) 2. g1f3 *"),
-            "{pgn}"
-        );
+        assert!(pgn.contains("1. e4 e5 ( 1... c5 ) 2. Nf3 *"), "{pgn}");
         for bad in [r#"{"cmd":"goto","node":999}"#, r#"{"cmd":"goto"}"#] {
             assert_eq!(s.handle(bad)[0]["type"], "error");
         }
