@@ -309,6 +309,10 @@ fn browser_available() -> Result<(), String> {
 /// Runs `gui-tests/browser.py` against a server of its own: the checks of `suite`, those whose
 /// label contains `MENAGERIE_BROWSER_FILTER` when it is set.
 fn chromium(suite: &str) {
+    // One Chromium at a time: two browsers, their servers and engines on a two-core machine
+    // starve each other past the checks' waits.
+    static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let required = std::env::var("MENAGERIE_BROWSER_TESTS").is_ok_and(|v| v == "1");
     if let Err(why) = browser_available() {
         assert!(!required, "browser tests required but cannot run: {why}");
