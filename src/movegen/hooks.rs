@@ -38,6 +38,9 @@ pub struct Shortcuts {
     pub royal: Option<Square>,
     /// Every move the game allows is legal, of whatever kind (a game without royal pieces).
     pub every_move: bool,
+    /// Drops and the pass are legal as generated: they expose nothing (the game's `exposed`
+    /// says so for them without looking at the position after them).
+    pub drops_and_pass: bool,
 }
 
 impl Shortcuts {
@@ -47,6 +50,7 @@ impl Shortcuts {
         risky: Bitboard::EMPTY,
         royal: None,
         every_move: false,
+        drops_and_pass: false,
     };
 }
 
