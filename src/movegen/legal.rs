@@ -143,11 +143,13 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> Bitboard {
     let them = us.opponent();
     let occ = pos.occupied();
     let ours = pos.color_bb(us);
+    let theirs = pos.color_bb(them);
     let mut pinned = Bitboard::EMPTY;
     for e in 0..8u8 {
         let e = Direction(e);
         let riders = t.capture_riders(them, e.opposite());
-        if riders.is_empty() {
+        // Most lines from the royal piece hold no enemy piece at all: one mask test.
+        if riders.is_empty() || (t.ray(e, ksq) & theirs).is_empty() {
             continue;
         }
         let Some(b1) = t.first_blocker(e, ksq, occ) else {
