@@ -39,13 +39,7 @@ pub fn pseudo_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, ou
     drops(rules, pos, out);
     h.extra_moves(pos, in_check, out);
     if h.turns_have_parts() {
-        let parts = out.as_slice().to_vec();
-        out.clear();
-        let mut turns = Vec::new();
-        h.complete_turns(pos, &parts, &mut turns);
-        for m in turns {
-            out.push(m);
-        }
+        h.complete_turns(pos, out);
     }
 }
 

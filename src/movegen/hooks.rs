@@ -38,6 +38,9 @@ pub struct Shortcuts {
     pub royal: Option<Square>,
     /// Every move the game allows is legal, of whatever kind (a game without royal pieces).
     pub every_move: bool,
+    /// Drops and the pass are legal as generated: they expose nothing (the game's `exposed`
+    /// says so for them without looking at the position after them).
+    pub drops_and_pass: bool,
 }
 
 impl Shortcuts {
@@ -47,6 +50,7 @@ impl Shortcuts {
         risky: Bitboard::EMPTY,
         royal: None,
         every_move: false,
+        drops_and_pass: false,
     };
 }
 
@@ -185,11 +189,21 @@ pub trait Hooks: Send + Sync {
         false
     }
 
-    /// Pushes to `out` the whole turns that begin with each of `parts` (the generated moves,
-    /// pseudo-legal, the game's own included). Called by both generators, only when
-    /// `turns_have_parts`. Default: the parts themselves.
-    fn complete_turns(&self, _pos: &Position, parts: &[Move], out: &mut Vec<Move>) {
-        out.extend_from_slice(parts);
+    /// Replaces the parts in `out` (the generated moves, pseudo-legal, the game's own included)
+    /// by the whole turns that begin with each, in the parts' order. Called by the fast
+    /// generator, only when `turns_have_parts`. Default: the parts themselves.
+    fn complete_turns(&self, _pos: &Position, _out: &mut MoveList) {}
+
+    /// The same turns as `complete_turns`, the slow way: pushes to `out` the whole turns that
+    /// begin with each of `parts`. Called by the reference generator, only when
+    /// `turns_have_parts`. Default: `complete_turns`, for a game without a slow form.
+    fn reference_complete_turns(&self, pos: &Position, parts: &[Move], out: &mut Vec<Move>) {
+        let mut list = MoveList::new();
+        for &m in parts {
+            list.push(m);
+        }
+        self.complete_turns(pos, &mut list);
+        out.extend_from_slice(list.as_slice());
     }
 
     /// Whether a generated pseudo-legal move is allowed by a rule the tables cannot say

@@ -63,6 +63,7 @@ fn retain_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &
         risky,
         royal,
         every_move,
+        drops_and_pass,
     } = h.shortcuts(pos, in_check);
     if every_move {
         out.retain(|m| h.allows(pos, m));
@@ -91,6 +92,8 @@ fn retain_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &
         } else if m.kind() == MoveKind::Transform && safe.contains(m.from()) {
             // A transformation moves nothing, so it exposes nothing either.
             true
+        } else if drops_and_pass && matches!(m.kind(), MoveKind::Drop | MoveKind::Pass) {
+            true
         } else {
             legal_by_making(h, pos, m)
         }
@@ -113,6 +116,7 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
             risky: Bitboard::EMPTY,
             royal: None,
             every_move: rules.royal.is_empty(),
+            drops_and_pass: false,
         };
     }
     let Some(ksq) = royals.first().filter(|_| !royals.more_than_one()) else {
@@ -128,6 +132,7 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
         risky: Bitboard::EMPTY,
         royal: Some(ksq),
         every_move: false,
+        drops_and_pass: false,
     }
 }
 
@@ -138,11 +143,13 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> Bitboard {
     let them = us.opponent();
     let occ = pos.occupied();
     let ours = pos.color_bb(us);
+    let theirs = pos.color_bb(them);
     let mut pinned = Bitboard::EMPTY;
     for e in 0..8u8 {
         let e = Direction(e);
         let riders = t.capture_riders(them, e.opposite());
-        if riders.is_empty() {
+        // Most lines from the royal piece hold no enemy piece at all: one mask test.
+        if riders.is_empty() || (t.ray(e, ksq) & theirs).is_empty() {
             continue;
         }
         let Some(b1) = t.first_blocker(e, ksq, occ) else {

@@ -215,7 +215,7 @@ pub fn pseudo_legal<H: Hooks + ?Sized>(h: &H, pos: &Position) -> Vec<Move> {
     h.reference_extra_moves(pos, in_check, &mut out);
     if h.turns_have_parts() {
         let parts = std::mem::take(&mut out);
-        h.complete_turns(pos, &parts, &mut out);
+        h.reference_complete_turns(pos, &parts, &mut out);
     }
     out.retain(|&m| h.allows(pos, m));
     out

@@ -270,6 +270,7 @@ impl Hooks for Schizophrenic {
             risky: Bitboard::EMPTY,
             royal: Some(king),
             every_move: false,
+            drops_and_pass: false,
         }
     }
 

@@ -358,8 +358,13 @@ impl Hooks for Afterlife {
         true
     }
 
-    fn complete_turns(&self, pos: &Position, parts: &[Move], out: &mut Vec<Move>) {
-        turn::complete(self, pos, parts, out);
+    fn complete_turns(&self, pos: &Position, out: &mut MoveList) {
+        turn::complete(self, pos, out);
+    }
+
+    /// The turns by making each part, each free step and Redemption on copies of the position.
+    fn reference_complete_turns(&self, pos: &Position, parts: &[Move], out: &mut Vec<Move>) {
+        turn::complete_by_making(self, pos, parts, out);
     }
 
     fn apply_special(&self, before: &Position, m: Move, after: &mut Position) -> Effects {

@@ -20,7 +20,7 @@ use super::{
 };
 use super::{TWELVE_HOURS, WORLD};
 use crate::board::{Effects, PieceState, Position};
-use crate::core::{Bitboard, Color, Move, MoveKind, Piece, PieceKind, Square};
+use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, Piece, PieceKind, Square};
 use crate::notation::{square_text, Dialect};
 use crate::rules::Rules;
 use crate::variants::san::{self, SanShape};
@@ -408,9 +408,186 @@ fn waiting(pos: &Position) -> Option<PieceKind> {
     (p.is_some() && p.color() == pos.turn()).then_some(p.kind())
 }
 
+/// The pieces of the Twelve Hours, in the order of `TWELVE`: all that a turn's free steps and
+/// Destinies depend on besides Limbo, which a first part changes only by an arrival.
+#[derive(Clone, Copy)]
+struct Hours([Piece; 8]);
+
+impl Hours {
+    fn of(pos: &Position) -> Hours {
+        Hours(TWELVE.map(|s| pos.piece_at(s)))
+    }
+
+    /// The index of `sq` in `TWELVE`.
+    fn index(sq: Square) -> Option<usize> {
+        TWELVE.iter().position(|&t| t == sq)
+    }
+
+    /// The first part's change: a piece leaves `from` or arrives on `to` (a move never leaves
+    /// its board, and nothing is promoted outside the World).
+    fn play_part(&mut self, from: Square, to: Square, mover: Piece) {
+        if let Some(a) = Hours::index(from) {
+            self.0[a] = Piece::NONE;
+        }
+        if let Some(b) = Hours::index(to) {
+            self.0[b] = mover;
+        }
+    }
+
+    /// `redeem` on the Twelve Hours: a lone White or Black piece leaves for H1 and the Sethlings
+    /// come back to h1 h3 k1 k3.
+    fn redeem(&mut self) {
+        let mut lone = self.0.iter().filter(|p| p.is_some());
+        let (Some(p), None) = (lone.next(), lone.next()) else {
+            return;
+        };
+        if p.color() == Color::Neutral {
+            return;
+        }
+        self.0 = [Piece::NONE; 8];
+        for s in SETHLING_HOMES {
+            let i = Hours::index(s).expect("a Twelve-Hours square");
+            self.0[i] = Piece::new(Color::Neutral, SETHLING);
+        }
+    }
+
+    /// `step_open`.
+    fn step_open(&self, us: Color) -> bool {
+        let has = |c: Color| self.0.iter().any(|p| p.is_some() && p.color() == c);
+        !has(us) && has(us.opponent())
+    }
+
+    /// `steps`: whether step `n` is open.
+    fn step_possible(&self, n: usize) -> bool {
+        let (a, b) = STEPS[n];
+        let (s, t) = (self.0[a], self.0[b]);
+        s.is_some() && s.kind() == SETHLING && (t.is_none() || t.color() != Color::Neutral)
+    }
+
+    /// `play_step` and `redeem`.
+    fn after_step(mut self, n: usize) -> Hours {
+        let (a, b) = STEPS[n];
+        self.0[b] = self.0[a];
+        self.0[a] = Piece::NONE;
+        self.redeem();
+        self
+    }
+}
+
+/// Pushes the turns that begin with `part`, whose first part leaves the Twelve Hours as `hours`
+/// (redeemed): no free step, then each open one, each with its Destinies. `destinies` is None
+/// when the turn has no Destiny to choose (no piece of the mover waits, or something arrived),
+/// else whether the piece waiting goes to the Hall.
+fn push_turns(
+    game: &Afterlife,
+    part: &Part,
+    hours: &Hours,
+    step_open: bool,
+    destinies: Option<bool>,
+    waits: Option<PieceKind>,
+    out: &mut MoveList,
+) {
+    let ends = |step: Option<usize>, hours: &Hours, out: &mut MoveList| {
+        let Some(hall) = destinies else {
+            out.push(encode(part, step, Destiny::Stay, waits));
+            return;
+        };
+        if game.optional_limbo {
+            out.push(encode(part, step, Destiny::Stay, waits));
+        }
+        if hall {
+            out.push(encode(part, step, Destiny::Hall, waits));
+            return;
+        }
+        let mut any = false;
+        for (i, &s) in TWELVE.iter().enumerate() {
+            if hours.0[i].is_none() {
+                any = true;
+                out.push(encode(part, step, Destiny::Twelve(s), waits));
+            }
+        }
+        if !any {
+            out.push(encode(part, step, Destiny::Ceases, waits));
+        }
+    };
+    ends(None, hours, out);
+    if step_open {
+        for n in 0..STEPS.len() {
+            if hours.step_possible(n) {
+                ends(Some(n), &hours.after_step(n), out);
+            }
+        }
+    }
+}
+
+/// Whether the first part `part` sends a White or Black piece to Limbo: a capture in the World
+/// (en passant included), as `play_board_move` makes it.
+fn arrives(pos: &Position, part: &Part, ep: EnPassant) -> bool {
+    let Part::Board { from, to } = *part else {
+        return false;
+    };
+    if !WORLD.contains(to) {
+        return false;
+    }
+    let mover = pos.piece_at(from);
+    let victim_sq = ep
+        .filter(|&(targets, _)| targets.contains(to))
+        .map(|(_, v)| v)
+        .filter(|_| mover.kind() == SLAVE && from.file() != to.file() && pos.piece_at(to).is_none())
+        .unwrap_or(to);
+    let victim = pos.piece_at(victim_sq);
+    victim.is_some() && victim.color() != Color::Neutral
+}
+
+/// Replaces the first parts in `out` by every whole turn that begins with each (RULINGS §10
+/// items 3 and 4; §8: turns are told apart by their text, so each free step and each Destiny
+/// square is a move of its own), in the order of `complete_by_making`, without making them: a
+/// first part changes the Twelve Hours only when it moves there, and Limbo only by an arrival.
+pub fn complete(game: &Afterlife, pos: &Position, out: &mut MoveList) {
+    let us = pos.turn();
+    let waits = waiting(pos);
+    let hall = {
+        let p = pos.piece_at(LIMBO);
+        let x = pos.state(LIMBO).flags.contains(CAPTURED);
+        p.kind() == PRIEST || (x && matches!(p.kind(), WARRIOR | PHARAOH))
+    };
+    let ep = en_passant(pos);
+    let start = Hours::of(pos);
+    let open_before = start.step_open(us);
+    // A position is redeemed already; redeemed again as `complete_by_making` does.
+    let mut hours = start;
+    hours.redeem();
+    let open_unmoved = open_before || hours.step_open(us);
+    let parts = out.len();
+    for i in 0..parts {
+        let m = out.as_slice()[i];
+        let part = part_of(m);
+        let destinies = (waits.is_some() && !arrives(pos, &part, ep)).then_some(hall);
+        match part {
+            Part::Board { from, to }
+                if TWELVE_HOURS.contains(from) || TWELVE_HOURS.contains(to) =>
+            {
+                let mut after = start;
+                after.play_part(from, to, pos.piece_at(from));
+                after.redeem();
+                let open = open_before || after.step_open(us);
+                push_turns(game, &part, &after, open, destinies, waits, out);
+            }
+            // The Twelve Hours as they were.
+            _ => push_turns(game, &part, &hours, open_unmoved, destinies, waits, out),
+        }
+    }
+    let mut seen = 0;
+    out.retain(|_| {
+        seen += 1;
+        seen > parts
+    });
+}
+
 /// Every whole turn that begins with one of `parts` (RULINGS §10 items 3 and 4; §8: turns are
-/// told apart by their text, so each free step and each Destiny square is a move of its own).
-pub fn complete(game: &Afterlife, pos: &Position, parts: &[Move], out: &mut Vec<Move>) {
+/// told apart by their text, so each free step and each Destiny square is a move of its own),
+/// by making each part and step on a copy of the position: the slow form of `complete`.
+pub fn complete_by_making(game: &Afterlife, pos: &Position, parts: &[Move], out: &mut Vec<Move>) {
     let us = pos.turn();
     let waits = waiting(pos);
     let open_before = step_open(pos, us);

@@ -320,12 +320,16 @@ impl Hooks for Chaos {
             .any(|k| self.attacked(after, k, occ, attackers, how))
     }
 
-    /// Nature's plies are each made and judged. While Nature's check binds, a piece on a line
-    /// from the king may be pinned by a Nature slider the table shortcut does not know, so such
-    /// pieces are made and judged too.
+    /// Nature's introductions and pass expose nothing (`nature::exposes`); its other plies are
+    /// each made and judged. While Nature's check binds, a piece on a line from the king may be
+    /// pinned by a Nature slider the table shortcut does not know, so such pieces are made and
+    /// judged too.
     fn shortcuts(&self, pos: &Position, in_check: bool) -> Shortcuts {
         if pos.turn() == Color::Neutral {
-            return Shortcuts::NONE;
+            return Shortcuts {
+                drops_and_pass: true,
+                ..Shortcuts::NONE
+            };
         }
         let mut s = movegen::table_shortcuts(&self.rules, pos, in_check);
         let nature = pos.color_bb(Color::Neutral);

@@ -58,20 +58,49 @@ fn protected(pos: &Position) -> Bitboard {
 }
 
 /// Nature's introductions: each pool kind on each empty square from which it attacks no
-/// protected piece, read from the tables.
+/// protected piece, read from the tables. The squares from which a kind attacks a protected
+/// piece are found once per node, backwards from the protected pieces: a leap by the reverse
+/// leap table, a ride in a direction as the slide the other way from the piece (shared by the
+/// kinds that ride that way), instead of the kind's attacks from every empty square.
 pub fn introductions(chaos: &Chaos, pos: &Position, out: &mut MoveList) {
     let rules = &chaos.rules;
     let t = &rules.tables;
     let occ = pos.occupied();
     let targets = protected(pos);
     let empty = !occ & rules.geometry().board();
+    let leapers = t.leap_attack_kinds(Color::Neutral);
+    // By direction: the squares a slide that way without a range reaches a protected piece from.
+    let mut lines: [Option<Bitboard>; 8] = [None; 8];
     for kind in pool_kinds(rules, pos) {
-        let rides = t.capture_rides(Color::Neutral, kind);
-        for to in empty {
-            let reach = t.leap_capture(Color::Neutral, kind, to) | t.ride_targets(rides, to, occ);
-            if (reach & targets).is_empty() {
-                out.push(Move::drop(kind, to));
+        let mut forbidden = Bitboard::EMPTY;
+        if leapers.contains(kind) {
+            for p in targets {
+                forbidden |= t.leap_capturers(Color::Neutral, kind, p);
             }
+        }
+        let rides = t.capture_rides(Color::Neutral, kind);
+        let mut ridden = Bitboard::EMPTY;
+        let mut dirs = rides.dirs;
+        while dirs != 0 {
+            let d = Direction(dirs.trailing_zeros() as u8);
+            dirs &= dirs - 1;
+            let back = d.opposite();
+            let range = rides.range[d.0 as usize];
+            ridden |= if range == 0 {
+                *lines[d.0 as usize].get_or_insert_with(|| {
+                    targets
+                        .into_iter()
+                        .fold(Bitboard::EMPTY, |acc, p| acc | t.slide(back, p, occ))
+                })
+            } else {
+                targets.into_iter().fold(Bitboard::EMPTY, |acc, p| {
+                    acc | (t.slide(back, p, occ) & t.within(p, range))
+                })
+            };
+        }
+        forbidden |= ridden & rides.from;
+        for to in empty & !forbidden {
+            out.push(Move::drop(kind, to));
         }
     }
 }

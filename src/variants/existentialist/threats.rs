@@ -406,6 +406,7 @@ pub fn shortcuts(game: &Existentialist, pos: &Position, in_check: bool) -> Short
             risky,
             royal: None,
             every_move: false,
+            drops_and_pass: false,
         };
     }
     unsafe_.insert(k);
@@ -419,6 +420,7 @@ pub fn shortcuts(game: &Existentialist, pos: &Position, in_check: bool) -> Short
             risky,
             royal,
             every_move: false,
+            drops_and_pass: false,
         };
     }
     let t = &game.rules.tables;
@@ -454,5 +456,6 @@ pub fn shortcuts(game: &Existentialist, pos: &Position, in_check: bool) -> Short
         risky,
         royal,
         every_move: false,
+        drops_and_pass: false,
     }
 }
