@@ -1,48 +1,218 @@
 //! Static evaluation for any registered variant: material, and piece-square terms derived from
 //! the rules (how many squares a piece reaches from each square of an empty board, and how far a
-//! pawn has come). Values are in centipawns from the side to move's point of view.
+//! pawn has come), mobility, king safety, pawn structure, and the game's own terms
+//! (`SearchSwitches::eval_terms`). Values are in centipawns from the side to move's point of
+//! view.
+//!
+//! Every weight is a named parameter ([`Params`]): the shared defaults below, replaced by what
+//! the game's parameter file sets (`src/eval/params/<game>.txt`, compiled in), which the tuner
+//! (`menagerie tune`) writes. Every term but mop-up is a weight times a feature of the position.
+
+mod params;
+
+pub use params::{shipped_file, ParamError, Params};
 
 use crate::board::Position;
 use crate::core::{Bitboard, Color, KindSet, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
 use crate::rules::Rules;
+use crate::variants::switches::GameTerm;
+use crate::variants::Variant;
 
-/// Estimated value of a piece per square it reaches on average on an empty board. Fitted so that
+/// Default value of a piece per square it reaches on average on an empty board. Fitted so that
 /// a knight (5.25 squares on 8x8) comes out near 320 and a queen (22.75) near 900.
 const VALUE_PER_MOBILITY: i32 = 33;
-/// Value of a piece that reaches no square at all, in the same fit.
+/// Default value of a piece that reaches no square at all, in the same fit.
 const VALUE_BASE: i32 = 146;
-/// Value of a pawn-like piece whose value is not given.
+/// Default value of a pawn-like piece whose value the catalogue does not give.
 const PAWN_VALUE: i32 = 100;
-/// Bonus per square a piece reaches from its square, above its average, on an empty board.
+/// Default bonus per square a piece reaches from its square, above its average, on an empty
+/// board (royal pieces: none).
 const CENTRALITY_WEIGHT: i32 = 3;
-/// Bonus per rank a pawn has advanced.
+/// Default bonus per rank a pawn has advanced.
 const PAWN_ADVANCE: i32 = 6;
-/// Bonus for having the move.
+/// Default bonus for having the move.
 const TEMPO: i32 = 10;
-/// Bonus per square a piece can move to or capture on, with the real board.
+/// Default bonus per square a piece can move to or capture on, with the real board.
 const MOBILITY_WEIGHT: i32 = 2;
-/// Bonus per own piece next to one's royal piece (a shield).
+/// Default bonus per own piece next to one's royal piece (a shield).
 const KING_SHIELD: i32 = 6;
-/// Penalty per enemy piece (not pawn-like) within two squares of one's royal piece.
-const KING_TROPISM: i32 = 12;
-/// Pawn structure, for pawn-like pieces: per extra pawn on a file, per pawn with no own pawn
-/// on a neighbouring file, and for a passed pawn a base plus a bonus per rank advanced.
-const DOUBLED_PAWN: i32 = 12;
-const ISOLATED_PAWN: i32 = 10;
+/// Default penalty per enemy piece (not pawn-like) within two squares of one's royal piece.
+const KING_TROPISM: i32 = -12;
+/// Default pawn structure, for pawn-like pieces: per extra pawn on a file, per pawn with no own
+/// pawn on a neighbouring file, and for a passed pawn a base plus a bonus per rank advanced.
+const DOUBLED_PAWN: i32 = -12;
+const ISOLATED_PAWN: i32 = -10;
 const PASSED_PAWN: i32 = 10;
 const PASSED_PAWN_PER_RANK: i32 = 8;
-/// Material lead from which a side with only royal pieces left is hunted (mop-up).
+/// Material lead from which a side with only royal pieces left is hunted (mop-up). Mop-up is
+/// not a weight times a feature (it depends on the score), so it is not a parameter: the tuner
+/// leaves it as it is.
 const MOPUP_LEAD: i32 = 300;
 /// Mop-up: bonus per step the lone royal piece stands from the centre...
 const MOPUP_EDGE: i32 = 20;
 /// ...and per step the attacking royal piece stands closer to it.
 const MOPUP_CLOSE: i32 = 8;
+/// The most terms a game may bring (`SearchSwitches::eval_terms`).
+pub const MAX_GAME_TERMS: usize = 16;
+
+/// Where each parameter of a game stands in its [`Params`]: the shared terms, then the game's.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// Per kind: its value (royal kinds have none).
+    pub value: [Option<usize>; MAX_KINDS],
+    /// Per kind: the weight of its placement feature ([`Layout::placement_feature`]).
+    pub placement: [Option<usize>; MAX_KINDS],
+    /// Per kind counted for mobility: the weight per square reached.
+    pub mobility: [Option<usize>; MAX_KINDS],
+    pub tempo: usize,
+    pub king_shield: usize,
+    pub king_tropism: usize,
+    pub doubled_pawn: usize,
+    pub isolated_pawn: usize,
+    pub passed_pawn: usize,
+    pub passed_pawn_rank: usize,
+    /// The first of the game's own terms, which follow in their order.
+    pub game: usize,
+    pub game_terms: &'static [GameTerm],
+    /// Per (colour, kind, square): the placement feature, how many squares a piece reaches
+    /// there on an empty board above its average (rounded), or for a pawn-like kind its rank
+    /// counted from its side.
+    placement_feature: Vec<i32>,
+}
+
+/// The names of the kinds (not the movement templates) in parameter names: lower case, words joined by `_`; a name two kinds share
+/// is told apart by the kind's number.
+fn kind_names(rules: &Rules) -> Vec<String> {
+    let base: Vec<String> = rules.kinds[..rules.num_kinds()]
+        .iter()
+        .map(|k| {
+            k.spec
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    base.iter()
+        .enumerate()
+        .map(|(i, n)| {
+            if base.iter().filter(|m| *m == n).count() > 1 {
+                format!("{n}_{i}")
+            } else {
+                n.clone()
+            }
+        })
+        .collect()
+}
+
+impl Layout {
+    /// The parameters of `variant` with the shared defaults (before its file is read), and
+    /// where each stands.
+    pub fn new(variant: &dyn Variant) -> (Layout, Params) {
+        let rules = variant.rules();
+        let board = rules.geometry().board();
+        let names = kind_names(rules);
+        let mut params = Params::default();
+        let mut value = [None; MAX_KINDS];
+        let mut placement = [None; MAX_KINDS];
+        let mut mobility = [None; MAX_KINDS];
+        let mut placement_feature = vec![0; 3 * MAX_KINDS * NUM_SQUARES];
+        for (ki, info) in rules.kinds.iter().enumerate().take(rules.num_kinds()) {
+            let kind = PieceKind(ki as u8);
+            let total: u32 = board
+                .into_iter()
+                .map(|s| empty_reach(rules, Color::White, kind, s))
+                .sum();
+            let avg = total as f64 / board.count().max(1) as f64;
+            let spec = &info.spec;
+            if !spec.royal {
+                let v = if spec.value != 0 {
+                    spec.value
+                } else if spec.pawn {
+                    PAWN_VALUE
+                } else {
+                    VALUE_PER_MOBILITY * avg.round() as i32 + VALUE_BASE
+                };
+                value[ki] = Some(params.push(format!("value.{}", names[ki]), v));
+            }
+            let (name, weight) = if spec.pawn {
+                ("advance", PAWN_ADVANCE)
+            } else if spec.royal {
+                ("centrality", 0)
+            } else {
+                ("centrality", CENTRALITY_WEIGHT)
+            };
+            placement[ki] = Some(params.push(format!("{name}.{}", names[ki]), weight));
+            for c in Color::ALL {
+                for sq in board {
+                    placement_feature[index(c, kind, sq)] = if spec.pawn {
+                        rules.geometry().relative_rank(c, sq) as i32
+                    } else {
+                        (empty_reach(rules, c, kind, sq) as f64 - avg).round() as i32
+                    };
+                }
+            }
+        }
+        for k in mobile_kinds(rules) {
+            mobility[k.index()] =
+                Some(params.push(format!("mobility.{}", names[k.index()]), MOBILITY_WEIGHT));
+        }
+        let tempo = params.push("tempo".into(), TEMPO);
+        let king_shield = params.push("king_shield".into(), KING_SHIELD);
+        let king_tropism = params.push("king_tropism".into(), KING_TROPISM);
+        let doubled_pawn = params.push("doubled_pawn".into(), DOUBLED_PAWN);
+        let isolated_pawn = params.push("isolated_pawn".into(), ISOLATED_PAWN);
+        let passed_pawn = params.push("passed_pawn".into(), PASSED_PAWN);
+        let passed_pawn_rank = params.push("passed_pawn_rank".into(), PASSED_PAWN_PER_RANK);
+        let game = params.len();
+        let game_terms = variant.switches().eval_terms();
+        for t in game_terms {
+            params.push(t.name.to_string(), t.default);
+        }
+        let layout = Layout {
+            value,
+            placement,
+            mobility,
+            tempo,
+            king_shield,
+            king_tropism,
+            doubled_pawn,
+            isolated_pawn,
+            passed_pawn,
+            passed_pawn_rank,
+            game,
+            game_terms,
+            placement_feature,
+        };
+        (layout, params)
+    }
+
+    /// The placement feature of a piece of kind `k` and colour `c` on `sq`.
+    #[inline]
+    pub fn placement_feature(&self, c: Color, k: PieceKind, sq: Square) -> i32 {
+        self.placement_feature[index(c, k, sq)]
+    }
+}
+
+/// Kinds counted for mobility: neither royal nor pawn-like.
+fn mobile_kinds(rules: &Rules) -> KindSet {
+    PieceKind::all(rules.num_kinds())
+        .filter(|k| !rules.pawns.contains(*k) && !rules.royal.contains(*k))
+        .collect()
+}
 
 /// The evaluation tables of one variant.
 pub struct Eval {
     values: [i32; MAX_KINDS],
-    /// Kinds counted for mobility (neither royal nor pawn-like).
+    /// Kinds counted for mobility (neither royal nor pawn-like), with their weights.
     mobile: KindSet,
+    mobility_weight: [i32; MAX_KINDS],
     /// Pawn-like kinds.
     pawns: KindSet,
     /// Squares of each file.
@@ -50,8 +220,17 @@ pub struct Eval {
     /// Per (colour, square): the squares ahead on the same and neighbouring files, which must
     /// hold no enemy pawn for a pawn there to be passed.
     front_span: Vec<Bitboard>,
-    /// Per (colour, kind, square): value plus square bonus.
+    /// Per (colour, kind, square): value plus placement bonus.
     table: Vec<i32>,
+    tempo: i32,
+    king_shield: i32,
+    king_tropism: i32,
+    doubled_pawn: i32,
+    isolated_pawn: i32,
+    passed_pawn: i32,
+    passed_pawn_rank: i32,
+    /// The game's own terms: weight and divisor.
+    game_terms: Vec<(i32, i32)>,
 }
 
 fn index(c: Color, k: PieceKind, sq: Square) -> usize {
@@ -59,7 +238,7 @@ fn index(c: Color, k: PieceKind, sq: Square) -> usize {
 }
 
 /// Squares a piece reaches from `sq` on an empty board.
-fn mobility(rules: &Rules, c: Color, k: PieceKind, sq: Square) -> u32 {
+fn empty_reach(rules: &Rules, c: Color, k: PieceKind, sq: Square) -> u32 {
     let t = &rules.tables;
     let empty = Bitboard::EMPTY;
     let reach = t.leap_quiet(c, k, sq)
@@ -70,45 +249,44 @@ fn mobility(rules: &Rules, c: Color, k: PieceKind, sq: Square) -> u32 {
 }
 
 impl Eval {
-    /// Builds the tables for `rules`.
-    pub fn new(rules: &Rules) -> Eval {
+    /// The evaluation of `variant` with its parameters: the shared defaults and what its
+    /// parameter file sets.
+    pub fn new(variant: &dyn Variant) -> Eval {
+        let (layout, params) = Params::for_variant(variant);
+        Eval::with_params(variant, &layout, &params)
+    }
+
+    /// The evaluation of `variant` with `params` (laid out by `layout`, from [`Layout::new`]).
+    pub fn with_params(variant: &dyn Variant, layout: &Layout, params: &Params) -> Eval {
+        let rules = variant.rules();
         let board = rules.geometry().board();
+        let p = |i: usize| params.value(i);
         let mut values = [0; MAX_KINDS];
+        let mut mobility_weight = [0; MAX_KINDS];
         let mut table = vec![0; 3 * MAX_KINDS * NUM_SQUARES];
-        for (ki, info) in rules.kinds.iter().enumerate() {
+        for ki in 0..rules.num_kinds() {
             let kind = PieceKind(ki as u8);
-            let total: u32 = board
-                .into_iter()
-                .map(|s| mobility(rules, Color::White, kind, s))
-                .sum();
-            let avg = total as f64 / board.count().max(1) as f64;
-            values[ki] = if info.spec.royal {
-                0
-            } else if info.spec.value != 0 {
-                info.spec.value
-            } else if info.spec.pawn {
-                PAWN_VALUE
-            } else {
-                VALUE_PER_MOBILITY * avg.round() as i32 + VALUE_BASE
-            };
+            values[ki] = layout.value[ki].map_or(0, p);
+            mobility_weight[ki] = layout.mobility[ki].map_or(0, p);
+            let weight = layout.placement[ki].map_or(0, p);
             for c in Color::ALL {
                 for sq in board {
-                    let bonus = if info.spec.pawn {
-                        PAWN_ADVANCE * rules.geometry().relative_rank(c, sq) as i32
-                    } else if info.spec.royal {
-                        0
-                    } else {
-                        CENTRALITY_WEIGHT
-                            * (mobility(rules, c, kind, sq) as f64 - avg).round() as i32
-                    };
-                    table[index(c, kind, sq)] = values[ki] + bonus;
+                    table[index(c, kind, sq)] =
+                        values[ki] + weight * layout.placement_feature(c, kind, sq);
                 }
             }
         }
-        let pawns = rules.pawns;
-        let mobile = PieceKind::all(rules.num_kinds())
-            .filter(|k| !pawns.contains(*k) && !rules.royal.contains(*k))
+        assert!(
+            layout.game_terms.len() <= MAX_GAME_TERMS,
+            "a game brings at most {MAX_GAME_TERMS} evaluation terms"
+        );
+        let game_terms = layout
+            .game_terms
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (p(layout.game + i), t.divisor))
             .collect();
+        let pawns = rules.pawns;
         let files: Vec<Bitboard> = (0..rules.geometry().files())
             .map(|f| board.into_iter().filter(|s| s.file() == f).collect())
             .collect();
@@ -130,11 +308,20 @@ impl Eval {
         }
         Eval {
             values,
-            table,
-            mobile,
+            mobile: mobile_kinds(rules),
+            mobility_weight,
             pawns,
             files,
             front_span,
+            table,
+            tempo: p(layout.tempo),
+            king_shield: p(layout.king_shield),
+            king_tropism: p(layout.king_tropism),
+            doubled_pawn: p(layout.doubled_pawn),
+            isolated_pawn: p(layout.isolated_pawn),
+            passed_pawn: p(layout.passed_pawn),
+            passed_pawn_rank: p(layout.passed_pawn_rank),
+            game_terms,
         }
     }
 
@@ -146,7 +333,8 @@ impl Eval {
 
     /// Evaluation from `pov`'s point of view (the side to move, or the player a third party's
     /// turn hands the move to).
-    pub fn evaluate(&self, rules: &Rules, pos: &Position, pov: Color) -> i32 {
+    pub fn evaluate(&self, variant: &dyn Variant, pos: &Position, pov: Color) -> i32 {
+        let rules = variant.rules();
         let mut score = 0;
         for c in Color::PLAYERS {
             let sign = if c == Color::White { 1 } else { -1 };
@@ -165,17 +353,27 @@ impl Eval {
             score +=
                 self.pawn_structure(pos, Color::White) - self.pawn_structure(pos, Color::Black);
         }
+        if !self.game_terms.is_empty() {
+            let mut features = [0; MAX_GAME_TERMS];
+            let features = &mut features[..self.game_terms.len()];
+            variant.switches().eval_features(pos, features);
+            for (&(weight, divisor), &f) in self.game_terms.iter().zip(features.iter()) {
+                score += weight * f / divisor;
+            }
+        }
         let us = if pov == Color::Black { -1 } else { 1 };
-        us * score + TEMPO
+        us * score + self.tempo
     }
 
-    /// Squares the pieces of `c` reach, not counting their own pieces' squares.
+    /// Squares the pieces of `c` reach, not counting their own pieces' squares, weighted by
+    /// kind.
     fn mobility(&self, rules: &Rules, pos: &Position, c: Color) -> i32 {
         let t = &rules.tables;
         let occ = pos.occupied();
         let own = pos.color_bb(c);
-        let mut n = 0;
+        let mut score = 0;
         for k in self.mobile {
+            let mut n = 0;
             for sq in pos.pieces(c, k) {
                 // Pieces that move as they capture need their targets worked out once.
                 let reach = if t.symmetric(c, k) {
@@ -188,8 +386,9 @@ impl Eval {
                 };
                 n += (reach & !own).count() as i32;
             }
+            score += self.mobility_weight[k.index()] * n;
         }
-        MOBILITY_WEIGHT * n
+        score
     }
 
     /// Own pieces around the royal piece, and enemy pieces close to it.
@@ -205,7 +404,7 @@ impl Eval {
             & close
             & !pos.royals(rules, c.opponent())
             & !pos.kinds_bb(self.pawns);
-        KING_SHIELD * shield - KING_TROPISM * enemies.count() as i32
+        self.king_shield * shield + self.king_tropism * enemies.count() as i32
     }
 
     /// Doubled, isolated and passed pawns of `c`.
@@ -221,7 +420,7 @@ impl Eval {
             if n == 0 {
                 continue;
             }
-            score -= DOUBLED_PAWN * (n - 1);
+            score += self.doubled_pawn * (n - 1);
             let left = if f > 0 {
                 self.files[f - 1]
             } else {
@@ -233,7 +432,7 @@ impl Eval {
                 Bitboard::EMPTY
             };
             if (ours & (left | right)).is_empty() {
-                score -= ISOLATED_PAWN * n;
+                score += self.isolated_pawn * n;
             }
             for sq in here {
                 if (theirs & self.front_span[c.index() * NUM_SQUARES + sq.index()]).is_empty() {
@@ -243,7 +442,7 @@ impl Eval {
                     } else {
                         sq.rank() as i32
                     };
-                    score += PASSED_PAWN + PASSED_PAWN_PER_RANK * advanced;
+                    score += self.passed_pawn + self.passed_pawn_rank * advanced;
                 }
             }
         }
@@ -281,3 +480,6 @@ impl Eval {
         sign * (MOPUP_EDGE * from_centre(l) + MOPUP_CLOSE * (most_apart - apart))
     }
 }
+
+#[cfg(test)]
+mod tests;

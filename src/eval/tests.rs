@@ -1,0 +1,112 @@
+use super::params::parse;
+use super::*;
+use crate::variants;
+
+#[test]
+fn every_shipped_file_reads_and_names_only_known_parameters() {
+    let mut read = 0;
+    for v in variants::all() {
+        let Some(text) = shipped_file(v.name()) else {
+            continue;
+        };
+        let (_, mut params) = Layout::new(*v);
+        if let Err(e) = params.read(text) {
+            panic!("src/eval/params for {}: {e}", v.name());
+        }
+        read += 1;
+    }
+    assert!(read >= 7, "a parameter file for each of the seven games");
+}
+
+#[test]
+fn parameter_names_are_unique_words_and_game_terms_fit() {
+    for v in variants::all() {
+        let (layout, params) = Layout::new(*v);
+        assert!(layout.game_terms.len() <= MAX_GAME_TERMS, "{}", v.name());
+        for i in 0..params.len() {
+            let n = params.name(i);
+            assert!(
+                !n.is_empty() && !n.contains(char::is_whitespace) && !n.contains('#'),
+                "{}: '{n}'",
+                v.name()
+            );
+            assert_eq!(params.find(n), Some(i), "{}: '{n}' twice", v.name());
+        }
+    }
+}
+
+#[test]
+fn parameter_text_round_trips() {
+    for v in variants::all() {
+        let (_, mut params) = Params::for_variant(*v);
+        for i in 0..params.len() {
+            params.set(i, (i as i32 * 37) % 201 - 100);
+        }
+        let text = params.to_text("test\nround trip");
+        let (_, mut back) = Layout::new(*v);
+        back.read(&text).unwrap();
+        assert_eq!(back, params, "{}", v.name());
+    }
+}
+
+#[test]
+fn bad_parameter_lines_are_refused_with_their_line() {
+    let chess = variants::by_name("chess").unwrap();
+    let cases = [
+        ("tempo 10\nvalue.knight\n", 2),
+        ("# c\n\ntempo ten\n", 3),
+        ("tempo 1 2 3\n", 1),
+        ("tempo 1\ntempo 2\n", 2),
+        ("tempo 1\nno_such_thing 4\n", 2),
+        ("value.king 5\n", 1),
+    ];
+    for (text, line) in cases {
+        let (_, mut params) = Layout::new(chess);
+        let before = params.clone();
+        let err = params.read(text).unwrap_err();
+        assert_eq!(err.line, line, "{text:?}: {err}");
+        assert_eq!(params, before, "nothing is set from a bad file");
+    }
+    assert_eq!(parse("  # only a comment\n\n").unwrap(), vec![]);
+    let (_, mut params) = Layout::new(chess);
+    params.read("tempo 17 # more\n").unwrap();
+    assert_eq!(params.value(params.find("tempo").unwrap()), 17);
+}
+
+/// Writes the shared defaults as every game's parameter file (run by hand with `--ignored`
+/// when a game's terms change).
+#[test]
+#[ignore]
+fn write_default_parameter_files() {
+    for v in variants::all() {
+        if v.name() == "afterlife-optional-limbo" {
+            continue;
+        }
+        let (_, params) = Layout::new(*v);
+        let header = format!(
+            "Evaluation parameters of {} (centipawns per unit of each feature), read at start.\n\
+             The shared defaults, not yet tuned; `menagerie tune` rewrites this file \
+             (docs/tuning.md).",
+            v.name()
+        );
+        std::fs::write(
+            format!("src/eval/params/{}.txt", v.name()),
+            params.to_text(&header),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn the_evaluation_reads_its_parameters() {
+    for name in ["chess", "chaos", "afterlife", "existentialist"] {
+        let v = variants::by_name(name).unwrap();
+        let pos = v.start_position();
+        let (layout, mut params) = Params::for_variant(v);
+        let base = Eval::with_params(v, &layout, &params).evaluate(v, &pos, Color::White);
+        assert_eq!(base, Eval::new(v).evaluate(v, &pos, Color::White));
+        params.set(layout.tempo, params.value(layout.tempo) + 7);
+        let more = Eval::with_params(v, &layout, &params).evaluate(v, &pos, Color::White);
+        assert_eq!(more, base + 7, "{name}");
+    }
+}
