@@ -4,6 +4,10 @@
 //! (`SearchSwitches::eval_terms`). Values are in centipawns from the side to move's point of
 //! view.
 //!
+//! The evaluation is tapered: every weight has a middlegame and an endgame value, blended by the
+//! game's phase, which is the material of the pieces on the board (neither pawn-like nor royal,
+//! at their default values) against that of the start position.
+//!
 //! Every weight is a named parameter ([`Params`]): the shared defaults below, replaced by what
 //! the game's parameter file sets (`src/eval/params/<game>.txt`, compiled in), which the tuner
 //! (`menagerie tune`) writes. Every term but mop-up is a weight times a feature of the position.
@@ -74,6 +78,10 @@ pub struct Layout {
     /// The first of the game's own terms, which follow in their order.
     pub game: usize,
     pub game_terms: &'static [GameTerm],
+    /// Per kind: what a piece adds to the phase (its default value; 0 for pawn-like and royal
+    /// kinds), and the phase of the start position, where the middlegame weights count fully.
+    pub phase_value: [i32; MAX_KINDS],
+    pub max_phase: i32,
     /// Per (colour, kind, square): the placement feature, how many squares a piece reaches
     /// there on an empty board above its average (rounded), or for a pawn-like kind its rank
     /// counted from its side.
@@ -123,6 +131,7 @@ impl Layout {
         let mut placement = [None; MAX_KINDS];
         let mut mobility = [None; MAX_KINDS];
         let mut placement_feature = vec![0; 3 * MAX_KINDS * NUM_SQUARES];
+        let mut phase_value = [0; MAX_KINDS];
         for (ki, info) in rules.kinds.iter().enumerate().take(rules.num_kinds()) {
             let kind = PieceKind(ki as u8);
             let total: u32 = board
@@ -140,6 +149,9 @@ impl Layout {
                     VALUE_PER_MOBILITY * avg.round() as i32 + VALUE_BASE
                 };
                 value[ki] = Some(params.push(format!("value.{}", names[ki]), v));
+                if !spec.pawn {
+                    phase_value[ki] = v;
+                }
             }
             let (name, weight) = if spec.pawn {
                 ("advance", PAWN_ADVANCE)
@@ -175,6 +187,8 @@ impl Layout {
         for t in game_terms {
             params.push(t.name.to_string(), t.default);
         }
+        let start = variant.start_position();
+        let max_phase = phase_of(&phase_value, rules, &start).max(1);
         let layout = Layout {
             value,
             placement,
@@ -188,6 +202,8 @@ impl Layout {
             passed_pawn_rank,
             game,
             game_terms,
+            phase_value,
+            max_phase,
             placement_feature,
         };
         (layout, params)
@@ -200,6 +216,60 @@ impl Layout {
     }
 }
 
+/// The material on the board counted by `phase_value`.
+fn phase_of(phase_value: &[i32; MAX_KINDS], rules: &Rules, pos: &Position) -> i32 {
+    let mut phase = 0;
+    for c in Color::PLAYERS {
+        for ki in 0..rules.num_kinds() {
+            if phase_value[ki] != 0 {
+                phase += phase_value[ki] * pos.pieces(c, PieceKind(ki as u8)).count() as i32;
+            }
+        }
+    }
+    phase
+}
+
+/// A middlegame and an endgame score.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct S(i32, i32);
+
+impl std::ops::Add for S {
+    type Output = S;
+    #[inline]
+    fn add(self, o: S) -> S {
+        S(self.0 + o.0, self.1 + o.1)
+    }
+}
+
+impl std::ops::Sub for S {
+    type Output = S;
+    #[inline]
+    fn sub(self, o: S) -> S {
+        S(self.0 - o.0, self.1 - o.1)
+    }
+}
+
+impl std::ops::AddAssign for S {
+    #[inline]
+    fn add_assign(&mut self, o: S) {
+        *self = *self + o;
+    }
+}
+
+impl std::ops::Mul<i32> for S {
+    type Output = S;
+    #[inline]
+    fn mul(self, n: i32) -> S {
+        S(self.0 * n, self.1 * n)
+    }
+}
+
+impl From<(i32, i32)> for S {
+    fn from((mg, eg): (i32, i32)) -> S {
+        S(mg, eg)
+    }
+}
+
 /// Kinds counted for mobility: neither royal nor pawn-like.
 fn mobile_kinds(rules: &Rules) -> KindSet {
     PieceKind::all(rules.num_kinds())
@@ -209,10 +279,11 @@ fn mobile_kinds(rules: &Rules) -> KindSet {
 
 /// The evaluation tables of one variant.
 pub struct Eval {
+    /// Middlegame values, for the search's exchange counts.
     values: [i32; MAX_KINDS],
     /// Kinds counted for mobility (neither royal nor pawn-like), with their weights.
     mobile: KindSet,
-    mobility_weight: [i32; MAX_KINDS],
+    mobility_weight: [S; MAX_KINDS],
     /// Pawn-like kinds.
     pawns: KindSet,
     /// Squares of each file.
@@ -221,16 +292,19 @@ pub struct Eval {
     /// hold no enemy pawn for a pawn there to be passed.
     front_span: Vec<Bitboard>,
     /// Per (colour, kind, square): value plus placement bonus.
-    table: Vec<i32>,
-    tempo: i32,
-    king_shield: i32,
-    king_tropism: i32,
-    doubled_pawn: i32,
-    isolated_pawn: i32,
-    passed_pawn: i32,
-    passed_pawn_rank: i32,
+    table: Vec<S>,
+    /// What a piece adds to the phase, and the start position's phase.
+    phase_value: [i32; MAX_KINDS],
+    max_phase: i32,
+    tempo: S,
+    king_shield: S,
+    king_tropism: S,
+    doubled_pawn: S,
+    isolated_pawn: S,
+    passed_pawn: S,
+    passed_pawn_rank: S,
     /// The game's own terms: weight and divisor.
-    game_terms: Vec<(i32, i32)>,
+    game_terms: Vec<(S, i32)>,
 }
 
 fn index(c: Color, k: PieceKind, sq: Square) -> usize {
@@ -260,19 +334,20 @@ impl Eval {
     pub fn with_params(variant: &dyn Variant, layout: &Layout, params: &Params) -> Eval {
         let rules = variant.rules();
         let board = rules.geometry().board();
-        let p = |i: usize| params.value(i);
+        let p = |i: usize| S::from(params.value(i));
         let mut values = [0; MAX_KINDS];
-        let mut mobility_weight = [0; MAX_KINDS];
-        let mut table = vec![0; 3 * MAX_KINDS * NUM_SQUARES];
+        let mut mobility_weight = [S::default(); MAX_KINDS];
+        let mut table = vec![S::default(); 3 * MAX_KINDS * NUM_SQUARES];
         for ki in 0..rules.num_kinds() {
             let kind = PieceKind(ki as u8);
-            values[ki] = layout.value[ki].map_or(0, p);
-            mobility_weight[ki] = layout.mobility[ki].map_or(0, p);
-            let weight = layout.placement[ki].map_or(0, p);
+            let value = layout.value[ki].map_or(S::default(), p);
+            values[ki] = value.0;
+            mobility_weight[ki] = layout.mobility[ki].map_or(S::default(), p);
+            let weight = layout.placement[ki].map_or(S::default(), p);
             for c in Color::ALL {
                 for sq in board {
                     table[index(c, kind, sq)] =
-                        values[ki] + weight * layout.placement_feature(c, kind, sq);
+                        value + weight * layout.placement_feature(c, kind, sq);
                 }
             }
         }
@@ -314,6 +389,8 @@ impl Eval {
             files,
             front_span,
             table,
+            phase_value: layout.phase_value,
+            max_phase: layout.max_phase,
             tempo: p(layout.tempo),
             king_shield: p(layout.king_shield),
             king_tropism: p(layout.king_tropism),
@@ -325,7 +402,7 @@ impl Eval {
         }
     }
 
-    /// Material value of a kind.
+    /// Material value of a kind (middlegame).
     #[inline]
     pub fn value(&self, k: PieceKind) -> i32 {
         self.values[k.index()]
@@ -335,17 +412,21 @@ impl Eval {
     /// turn hands the move to).
     pub fn evaluate(&self, variant: &dyn Variant, pos: &Position, pov: Color) -> i32 {
         let rules = variant.rules();
-        let mut score = 0;
+        let mut score = S::default();
+        let mut phase = 0;
         for c in Color::PLAYERS {
             let sign = if c == Color::White { 1 } else { -1 };
             for ki in 0..rules.num_kinds() {
                 let k = PieceKind(ki as u8);
-                for sq in pos.pieces(c, k) {
-                    score += sign * self.table[index(c, k, sq)];
+                let pieces = pos.pieces(c, k);
+                for sq in pieces {
+                    score += self.table[index(c, k, sq)] * sign;
                 }
+                phase += self.phase_value[ki] * pieces.count() as i32;
             }
         }
-        score += self.mop_up(rules, pos, score);
+        let phase = phase.min(self.max_phase);
+        let mop_up = self.mop_up(rules, pos, self.taper(score, phase));
         score += self.mobility(rules, pos, Color::White) - self.mobility(rules, pos, Color::Black);
         score +=
             self.king_safety(rules, pos, Color::White) - self.king_safety(rules, pos, Color::Black);
@@ -358,20 +439,29 @@ impl Eval {
             let features = &mut features[..self.game_terms.len()];
             variant.switches().eval_features(pos, features);
             for (&(weight, divisor), &f) in self.game_terms.iter().zip(features.iter()) {
-                score += weight * f / divisor;
+                score += S(weight.0 * f / divisor, weight.1 * f / divisor);
             }
         }
         let us = if pov == Color::Black { -1 } else { 1 };
-        us * score + self.tempo
+        us * (self.taper(score, phase) + mop_up) + self.taper(self.tempo, phase)
+    }
+
+    /// The blend of a middlegame and an endgame score at `phase` (from 0, the endgame, to
+    /// `max_phase`, the start).
+    #[inline]
+    fn taper(&self, s: S, phase: i32) -> i32 {
+        let mg = i64::from(s.0) * i64::from(phase);
+        let eg = i64::from(s.1) * i64::from(self.max_phase - phase);
+        ((mg + eg) / i64::from(self.max_phase)) as i32
     }
 
     /// Squares the pieces of `c` reach, not counting their own pieces' squares, weighted by
     /// kind.
-    fn mobility(&self, rules: &Rules, pos: &Position, c: Color) -> i32 {
+    fn mobility(&self, rules: &Rules, pos: &Position, c: Color) -> S {
         let t = &rules.tables;
         let occ = pos.occupied();
         let own = pos.color_bb(c);
-        let mut score = 0;
+        let mut score = S::default();
         for k in self.mobile {
             let mut n = 0;
             for sq in pos.pieces(c, k) {
@@ -392,9 +482,9 @@ impl Eval {
     }
 
     /// Own pieces around the royal piece, and enemy pieces close to it.
-    fn king_safety(&self, rules: &Rules, pos: &Position, c: Color) -> i32 {
+    fn king_safety(&self, rules: &Rules, pos: &Position, c: Color) -> S {
         let Some(k) = pos.royals(rules, c).first() else {
-            return 0;
+            return S::default();
         };
         let t = &rules.tables;
         let near = t.within(k, 1);
@@ -408,12 +498,12 @@ impl Eval {
     }
 
     /// Doubled, isolated and passed pawns of `c`.
-    fn pawn_structure(&self, pos: &Position, c: Color) -> i32 {
+    fn pawn_structure(&self, pos: &Position, c: Color) -> S {
         let pawns_of = |color: Color| pos.kinds_bb(self.pawns) & pos.color_bb(color);
         let ours = pawns_of(c);
         let theirs = pawns_of(c.opponent());
         let nfiles = self.files.len();
-        let mut score = 0;
+        let mut score = S::default();
         for f in 0..nfiles {
             let here = ours & self.files[f];
             let n = here.count() as i32;

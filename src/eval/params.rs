@@ -2,9 +2,10 @@
 //! replaced by what the game's parameter file sets. The files are compiled in and read once;
 //! a test checks that every shipped file reads and names only parameters its game has.
 //!
-//! A file is text, one parameter a line: `name value`, the value an integer in centipawns (per
-//! unit of the feature the name stands for). Blank lines and text after `#` are ignored. A
-//! parameter the file does not name keeps its shared default.
+//! A file is text, one parameter a line: `name middlegame endgame`, the values integers in
+//! centipawns (per unit of the feature the name stands for), or `name value` for both phases.
+//! Blank lines and text after `#` are ignored. A parameter the file does not name keeps its
+//! shared default (the same in both phases).
 
 use super::Layout;
 use crate::variants::Variant;
@@ -49,8 +50,8 @@ impl fmt::Display for ParamError {
 
 impl std::error::Error for ParamError {}
 
-/// One line of a parameter file: its number, the name and the value.
-type Entry = (usize, String, i32);
+/// One line of a parameter file: its number, the name and the values (middlegame, endgame).
+type Entry = (usize, String, i32, i32);
 
 /// Reads the lines of a parameter file.
 pub fn parse(text: &str) -> Result<Vec<Entry>, ParamError> {
@@ -66,16 +67,24 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, ParamError> {
             message,
         };
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let [name, value] = fields[..] else {
-            return Err(err(format!("expected 'name value', found '{line}'")));
+        let (name, values) = match fields[..] {
+            [name, v] => (name, [v, v]),
+            [name, mg, eg] => (name, [mg, eg]),
+            _ => {
+                return Err(err(format!(
+                    "expected 'name value' or 'name middlegame endgame', found '{line}'"
+                )))
+            }
         };
-        let value: i32 = value
-            .parse()
-            .map_err(|_| err(format!("'{value}' is not an integer")))?;
-        if out.iter().any(|(_, n, _): &Entry| n == name) {
+        let number = |v: &str| {
+            v.parse::<i32>()
+                .map_err(|_| err(format!("'{v}' is not an integer")))
+        };
+        let (mg, eg) = (number(values[0])?, number(values[1])?);
+        if out.iter().any(|(_, n, _, _): &Entry| n == name) {
             return Err(err(format!("'{name}' is set twice")));
         }
-        out.push((line_no, name.to_string(), value));
+        out.push((line_no, name.to_string(), mg, eg));
     }
     Ok(out)
 }
@@ -87,11 +96,12 @@ fn shipped_entries(variant: &str) -> Option<&'static Result<Vec<Entry>, ParamErr
         .get(variant)
 }
 
-/// The named weights of a game's evaluation, in the order of its [`Layout`].
+/// The named weights of a game's evaluation, in the order of its [`Layout`], each with a
+/// middlegame and an endgame value.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Params {
     names: Vec<String>,
-    values: Vec<i32>,
+    values: Vec<(i32, i32)>,
 }
 
 impl Params {
@@ -111,7 +121,7 @@ impl Params {
     /// Appends a parameter; its index.
     pub(super) fn push(&mut self, name: String, value: i32) -> usize {
         self.names.push(name);
-        self.values.push(value);
+        self.values.push((value, value));
         self.names.len() - 1
     }
 
@@ -130,15 +140,15 @@ impl Params {
         &self.names[i]
     }
 
-    /// The value of parameter `i`.
+    /// The values of parameter `i`: middlegame, endgame.
     #[inline]
-    pub fn value(&self, i: usize) -> i32 {
+    pub fn value(&self, i: usize) -> (i32, i32) {
         self.values[i]
     }
 
-    /// Sets parameter `i`.
-    pub fn set(&mut self, i: usize, value: i32) {
-        self.values[i] = value;
+    /// Sets parameter `i`: middlegame, endgame.
+    pub fn set(&mut self, i: usize, mg: i32, eg: i32) {
+        self.values[i] = (mg, eg);
     }
 
     /// The index of the parameter called `name`.
@@ -149,12 +159,12 @@ impl Params {
     /// Sets the parameters a file's lines name; an unknown name is an error (nothing is set).
     fn apply(&mut self, entries: &[Entry]) -> Result<(), ParamError> {
         let mut found = Vec::with_capacity(entries.len());
-        for (line, name, value) in entries {
+        for (line, name, mg, eg) in entries {
             let i = self.find(name).ok_or_else(|| ParamError {
                 line: *line,
                 message: format!("no parameter '{name}' in this game"),
             })?;
-            found.push((i, *value));
+            found.push((i, (*mg, *eg)));
         }
         for (i, v) in found {
             self.values[i] = v;
@@ -175,8 +185,12 @@ impl Params {
             out.push_str(line);
             out.push('\n');
         }
-        for (n, v) in self.names.iter().zip(&self.values) {
-            out.push_str(&format!("{n} {v}\n"));
+        for (n, &(mg, eg)) in self.names.iter().zip(&self.values) {
+            if mg == eg {
+                out.push_str(&format!("{n} {mg}\n"));
+            } else {
+                out.push_str(&format!("{n} {mg} {eg}\n"));
+            }
         }
         out
     }

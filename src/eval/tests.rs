@@ -40,7 +40,7 @@ fn parameter_text_round_trips() {
     for v in variants::all() {
         let (_, mut params) = Params::for_variant(*v);
         for i in 0..params.len() {
-            params.set(i, (i as i32 * 37) % 201 - 100);
+            params.set(i, (i as i32 * 37) % 201 - 100, i as i32 % 3 * 50);
         }
         let text = params.to_text("test\nround trip");
         let (_, mut back) = Layout::new(*v);
@@ -56,6 +56,7 @@ fn bad_parameter_lines_are_refused_with_their_line() {
         ("tempo 10\nvalue.knight\n", 2),
         ("# c\n\ntempo ten\n", 3),
         ("tempo 1 2 3\n", 1),
+        ("tempo 1 x\n", 1),
         ("tempo 1\ntempo 2\n", 2),
         ("tempo 1\nno_such_thing 4\n", 2),
         ("value.king 5\n", 1),
@@ -70,7 +71,9 @@ fn bad_parameter_lines_are_refused_with_their_line() {
     assert_eq!(parse("  # only a comment\n\n").unwrap(), vec![]);
     let (_, mut params) = Layout::new(chess);
     params.read("tempo 17 # more\n").unwrap();
-    assert_eq!(params.value(params.find("tempo").unwrap()), 17);
+    assert_eq!(params.value(params.find("tempo").unwrap()), (17, 17));
+    params.read("tempo 20 -3\n").unwrap();
+    assert_eq!(params.value(params.find("tempo").unwrap()), (20, -3));
 }
 
 /// Writes the shared defaults as every game's parameter file (run by hand with `--ignored`
@@ -105,8 +108,31 @@ fn the_evaluation_reads_its_parameters() {
         let (layout, mut params) = Params::for_variant(v);
         let base = Eval::with_params(v, &layout, &params).evaluate(v, &pos, Color::White);
         assert_eq!(base, Eval::new(v).evaluate(v, &pos, Color::White));
-        params.set(layout.tempo, params.value(layout.tempo) + 7);
+        let (mg, eg) = params.value(layout.tempo);
+        params.set(layout.tempo, mg + 7, eg + 7);
         let more = Eval::with_params(v, &layout, &params).evaluate(v, &pos, Color::White);
         assert_eq!(more, base + 7, "{name}");
     }
+}
+
+/// The start position is all middlegame, bare kings and pawns all endgame, and in between the
+/// blend follows the material left.
+#[test]
+fn the_evaluation_is_tapered_by_the_material_on_the_board() {
+    let v = variants::by_name("chess").unwrap();
+    let (layout, base) = Params::for_variant(v);
+    let eval_with = |mg: i32, eg: i32, fen: &str| {
+        let mut params = base.clone();
+        params.set(layout.tempo, mg, eg);
+        let pos = v.parse_fen(fen).unwrap();
+        Eval::with_params(v, &layout, &params).evaluate(v, &pos, Color::White)
+    };
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let pawns = "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1";
+    assert_eq!(eval_with(0, 1000, start), eval_with(0, 0, start));
+    assert_eq!(eval_with(1000, 0, pawns), eval_with(0, 0, pawns));
+    // Half the pieces of each side gone: queen and two minor pieces, or rook, knight and bishop.
+    let half = "r2qk3/pppppppp/8/8/8/8/PPPPPPPP/R2QK3 w - - 0 1";
+    let blend = eval_with(0, 1000, half) - eval_with(0, 0, half);
+    assert!(blend > 300 && blend < 700, "{blend}");
 }
