@@ -220,9 +220,9 @@ impl Layout {
 fn phase_of(phase_value: &[i32; MAX_KINDS], rules: &Rules, pos: &Position) -> i32 {
     let mut phase = 0;
     for c in Color::PLAYERS {
-        for ki in 0..rules.num_kinds() {
-            if phase_value[ki] != 0 {
-                phase += phase_value[ki] * pos.pieces(c, PieceKind(ki as u8)).count() as i32;
+        for (ki, &v) in phase_value.iter().enumerate().take(rules.num_kinds()) {
+            if v != 0 {
+                phase += v * pos.pieces(c, PieceKind(ki as u8)).count() as i32;
             }
         }
     }
