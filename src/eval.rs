@@ -277,6 +277,32 @@ fn mobile_kinds(rules: &Rules) -> KindSet {
         .collect()
 }
 
+/// A position as the tuner sees it (`Eval::features`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Features {
+    /// Parameter index and coefficient, for the parameters whose coefficient is not 0.
+    pub coef: Vec<(u32, f32)>,
+    /// The middlegame's share of the blend, from 0 to 1.
+    pub phase: f64,
+    /// What is not a parameter times a feature (mop-up), for White.
+    pub fixed: f64,
+}
+
+impl Features {
+    /// The evaluation for White with `params`, unrounded.
+    pub fn score(&self, params: &Params) -> f64 {
+        self.fixed
+            + self
+                .coef
+                .iter()
+                .map(|&(i, c)| {
+                    let (mg, eg) = params.value(i as usize);
+                    f64::from(c) * (f64::from(mg) * self.phase + f64::from(eg) * (1.0 - self.phase))
+                })
+                .sum::<f64>()
+    }
+}
+
 /// The evaluation tables of one variant.
 pub struct Eval {
     /// Middlegame values, for the search's exchange counts.
@@ -446,6 +472,82 @@ impl Eval {
         us * (self.taper(score, phase) + mop_up) + self.taper(self.tempo, phase)
     }
 
+    /// The evaluation of `pos` as the tuner sees it, for White: the feature (coefficient) of
+    /// every parameter of `layout` (the one this evaluation was built with) that is not 0, the
+    /// share of the middlegame in the blend, and what is not a weight times a feature (mop-up,
+    /// with this evaluation's weights). With the parameters' values `p`, the evaluation for
+    /// White is `fixed + sum of coef * (mg * phase + eg * (1 - phase))`, to the rounding of the
+    /// blend and of the game's terms' divisors; `evaluate` is that from the point of view
+    /// `pov`, so the tempo's coefficient is +1 when `pov` is White, -1 when it is Black.
+    pub fn features(
+        &self,
+        variant: &dyn Variant,
+        layout: &Layout,
+        pos: &Position,
+        pov: Color,
+    ) -> Features {
+        let rules = variant.rules();
+        let mut coef = vec![0.0f64; layout.game + layout.game_terms.len()];
+        let mut table = S::default();
+        let mut phase = 0;
+        for c in Color::PLAYERS {
+            let sign = if c == Color::White { 1 } else { -1 };
+            for ki in 0..rules.num_kinds() {
+                let k = PieceKind(ki as u8);
+                let pieces = pos.pieces(c, k);
+                for sq in pieces {
+                    table += self.table[index(c, k, sq)] * sign;
+                    if let Some(i) = layout.value[ki] {
+                        coef[i] += f64::from(sign);
+                    }
+                    if let Some(i) = layout.placement[ki] {
+                        coef[i] += f64::from(sign * layout.placement_feature(c, k, sq));
+                    }
+                }
+                phase += self.phase_value[ki] * pieces.count() as i32;
+                if let Some(i) = layout.mobility[ki] {
+                    coef[i] += f64::from(sign * self.mobility_count(rules, pos, c, k));
+                }
+            }
+            let (shield, enemies) = self.king_counts(rules, pos, c);
+            coef[layout.king_shield] += f64::from(sign * shield);
+            coef[layout.king_tropism] += f64::from(sign * enemies);
+            if self.pawns.nonempty() {
+                let counts = self.pawn_counts(pos, c);
+                let at = [
+                    layout.doubled_pawn,
+                    layout.isolated_pawn,
+                    layout.passed_pawn,
+                    layout.passed_pawn_rank,
+                ];
+                for (i, n) in at.into_iter().zip(counts) {
+                    coef[i] += f64::from(sign * n);
+                }
+            }
+        }
+        coef[layout.tempo] = if pov == Color::Black { -1.0 } else { 1.0 };
+        let phase = phase.min(self.max_phase);
+        let fixed = self.mop_up(rules, pos, self.taper(table, phase));
+        if !layout.game_terms.is_empty() {
+            let mut f = [0; MAX_GAME_TERMS];
+            let f = &mut f[..layout.game_terms.len()];
+            variant.switches().eval_features(pos, f);
+            for (i, (t, &n)) in layout.game_terms.iter().zip(f.iter()).enumerate() {
+                coef[layout.game + i] = f64::from(n) / f64::from(t.divisor);
+            }
+        }
+        Features {
+            coef: coef
+                .into_iter()
+                .enumerate()
+                .filter(|(_, c)| *c != 0.0)
+                .map(|(i, c)| (i as u32, c as f32))
+                .collect(),
+            phase: f64::from(phase) / f64::from(self.max_phase),
+            fixed: f64::from(fixed),
+        }
+    }
+
     /// The blend of a middlegame and an endgame score at `phase` (from 0, the endgame, to
     /// `max_phase`, the start).
     #[inline]
@@ -458,33 +560,46 @@ impl Eval {
     /// Squares the pieces of `c` reach, not counting their own pieces' squares, weighted by
     /// kind.
     fn mobility(&self, rules: &Rules, pos: &Position, c: Color) -> S {
-        let t = &rules.tables;
-        let occ = pos.occupied();
-        let own = pos.color_bb(c);
         let mut score = S::default();
         for k in self.mobile {
-            let mut n = 0;
-            for sq in pos.pieces(c, k) {
-                // Pieces that move as they capture need their targets worked out once.
-                let reach = if t.symmetric(c, k) {
-                    t.leap_capture(c, k, sq) | t.ride_targets(t.capture_rides(c, k), sq, occ)
-                } else {
-                    t.leap_quiet(c, k, sq)
-                        | t.leap_capture(c, k, sq)
-                        | t.ride_targets(t.quiet_rides(c, k), sq, occ)
-                        | t.ride_targets(t.capture_rides(c, k), sq, occ)
-                };
-                n += (reach & !own).count() as i32;
-            }
-            score += self.mobility_weight[k.index()] * n;
+            score += self.mobility_weight[k.index()] * self.mobility_count(rules, pos, c, k);
         }
         score
     }
 
+    /// Squares the pieces of kind `k` and colour `c` reach, not counting their own pieces'
+    /// squares.
+    fn mobility_count(&self, rules: &Rules, pos: &Position, c: Color, k: PieceKind) -> i32 {
+        let t = &rules.tables;
+        let occ = pos.occupied();
+        let own = pos.color_bb(c);
+        let mut n = 0;
+        for sq in pos.pieces(c, k) {
+            // Pieces that move as they capture need their targets worked out once.
+            let reach = if t.symmetric(c, k) {
+                t.leap_capture(c, k, sq) | t.ride_targets(t.capture_rides(c, k), sq, occ)
+            } else {
+                t.leap_quiet(c, k, sq)
+                    | t.leap_capture(c, k, sq)
+                    | t.ride_targets(t.quiet_rides(c, k), sq, occ)
+                    | t.ride_targets(t.capture_rides(c, k), sq, occ)
+            };
+            n += (reach & !own).count() as i32;
+        }
+        n
+    }
+
     /// Own pieces around the royal piece, and enemy pieces close to it.
     fn king_safety(&self, rules: &Rules, pos: &Position, c: Color) -> S {
+        let (shield, enemies) = self.king_counts(rules, pos, c);
+        self.king_shield * shield + self.king_tropism * enemies
+    }
+
+    /// Own pieces next to the royal piece of `c`, and enemy pieces (neither royal nor
+    /// pawn-like) within two squares of it.
+    fn king_counts(&self, rules: &Rules, pos: &Position, c: Color) -> (i32, i32) {
         let Some(k) = pos.royals(rules, c).first() else {
-            return S::default();
+            return (0, 0);
         };
         let t = &rules.tables;
         let near = t.within(k, 1);
@@ -494,23 +609,33 @@ impl Eval {
             & close
             & !pos.royals(rules, c.opponent())
             & !pos.kinds_bb(self.pawns);
-        self.king_shield * shield + self.king_tropism * enemies.count() as i32
+        (shield, enemies.count() as i32)
     }
 
     /// Doubled, isolated and passed pawns of `c`.
     fn pawn_structure(&self, pos: &Position, c: Color) -> S {
+        let [doubled, isolated, passed, ranks] = self.pawn_counts(pos, c);
+        self.doubled_pawn * doubled
+            + self.isolated_pawn * isolated
+            + self.passed_pawn * passed
+            + self.passed_pawn_rank * ranks
+    }
+
+    /// Of the pawns of `c`: the extra pawns on files, the isolated pawns, the passed pawns and
+    /// the ranks the passed pawns have advanced.
+    fn pawn_counts(&self, pos: &Position, c: Color) -> [i32; 4] {
         let pawns_of = |color: Color| pos.kinds_bb(self.pawns) & pos.color_bb(color);
         let ours = pawns_of(c);
         let theirs = pawns_of(c.opponent());
         let nfiles = self.files.len();
-        let mut score = S::default();
+        let mut counts = [0; 4];
         for f in 0..nfiles {
             let here = ours & self.files[f];
             let n = here.count() as i32;
             if n == 0 {
                 continue;
             }
-            score += self.doubled_pawn * (n - 1);
+            counts[0] += n - 1;
             let left = if f > 0 {
                 self.files[f - 1]
             } else {
@@ -522,7 +647,7 @@ impl Eval {
                 Bitboard::EMPTY
             };
             if (ours & (left | right)).is_empty() {
-                score += self.isolated_pawn * n;
+                counts[1] += n;
             }
             for sq in here {
                 if (theirs & self.front_span[c.index() * NUM_SQUARES + sq.index()]).is_empty() {
@@ -532,11 +657,12 @@ impl Eval {
                     } else {
                         sq.rank() as i32
                     };
-                    score += self.passed_pawn + self.passed_pawn_rank * advanced;
+                    counts[2] += 1;
+                    counts[3] += advanced;
                 }
             }
         }
-        score
+        counts
     }
 
     /// When one side has only royal pieces left and is well behind, the winner is paid for

@@ -136,3 +136,45 @@ fn the_evaluation_is_tapered_by_the_material_on_the_board() {
     let blend = eval_with(0, 1000, half) - eval_with(0, 0, half);
     assert!(blend > 300 && blend < 700, "{blend}");
 }
+
+/// The tuner's view of a position (features times parameters) is the evaluation itself, in
+/// every game, over positions of random games, with parameters set apart in the two phases.
+#[test]
+fn features_times_parameters_are_the_evaluation() {
+    let mut rng = crate::core::rng::SplitMix(7);
+    for v in variants::all() {
+        let (layout, mut params) = Params::for_variant(*v);
+        for i in 0..params.len() {
+            let (mg, eg) = params.value(i);
+            params.set(i, mg + (i as i32 % 5) - 2, eg * 2 - (i as i32 % 7));
+        }
+        let eval = Eval::with_params(*v, &layout, &params);
+        let slack = 2.0 + layout.game_terms.len() as f64;
+        let mut checked = 0;
+        for _ in 0..6 {
+            let mut pos = v.start_position();
+            for _ in 0..60 {
+                let pov = v.rulings().point_of_view(&pos);
+                let f = eval.features(*v, &layout, &pos, pov);
+                let got = eval.evaluate(*v, &pos, pov);
+                let white = if pov == Color::Black { -got } else { got };
+                let want = f.score(&params);
+                assert!(
+                    (f64::from(white) - want).abs() <= slack,
+                    "{}: {} evaluates {white}, features say {want}",
+                    v.name(),
+                    v.fen(&pos)
+                );
+                checked += 1;
+                let mut moves = crate::core::MoveList::new();
+                v.legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[rng.below(moves.len())];
+                pos = v.play(&pos, m);
+            }
+        }
+        assert!(checked > 50, "{}", v.name());
+    }
+}
