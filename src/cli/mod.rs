@@ -9,6 +9,7 @@ mod match_config;
 mod match_run;
 mod perft;
 mod pgn_check;
+mod tune;
 
 pub use bench::bench;
 pub use bookgen::{bookgen, BookgenArgs};
@@ -17,6 +18,7 @@ pub use match_config::{match_config, MatchArgs};
 pub use match_run::run_match;
 pub use perft::{perft, perft_suite, MAX_PERFT_DEPTH};
 pub use pgn_check::pgn_check;
+pub use tune::{tune, TuneArgs};
 
 use crate::variants;
 

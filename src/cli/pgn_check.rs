@@ -1,6 +1,7 @@
 //! `menagerie pgn-check`: every game of a PGN file replayed with our rules.
 
 use crate::arena::pgn::{self, ReadGame};
+use crate::board::Position;
 use crate::notation::{parse_move, parse_san, Dialect};
 use crate::protocol::xboard_variant as xboard;
 use crate::variants::{self, Variant};
@@ -48,6 +49,15 @@ pub fn pgn_check(file: &Path, default_variant: &str, dialect: &str) -> Result<()
 
 /// Replays one game of a PGN file in `dialect`; the error continues `game N`.
 fn replay(v: &'static dyn Variant, g: &ReadGame, dialect: Dialect) -> Result<(), String> {
+    replay_positions(v, g, dialect).map(|_| ())
+}
+
+/// Replays one game of a PGN file in `dialect`: the position before every move and the last.
+pub(super) fn replay_positions(
+    v: &'static dyn Variant,
+    g: &ReadGame,
+    dialect: Dialect,
+) -> Result<Vec<Position>, String> {
     let mut pos = match g.tag("FEN") {
         Some(f) => {
             let f = if dialect == Dialect::Cecp {
@@ -59,6 +69,7 @@ fn replay(v: &'static dyn Variant, g: &ReadGame, dialect: Dialect) -> Result<(),
         }
         None => v.start_position(),
     };
+    let mut positions = Vec::with_capacity(g.moves.len() + 1);
     for (n, token) in g.moves.iter().enumerate() {
         let m = parse_move(v, &pos, dialect, token)
             .or_else(|_| parse_san(v, &pos, dialect, token))
@@ -77,7 +88,9 @@ fn replay(v: &'static dyn Variant, g: &ReadGame, dialect: Dialect) -> Result<(),
                     v.fen(&pos)
                 )
             })?;
-        pos = v.play(&pos, m);
+        let next = v.play(&pos, m);
+        positions.push(std::mem::replace(&mut pos, next));
     }
-    Ok(())
+    positions.push(pos);
+    Ok(positions)
 }
