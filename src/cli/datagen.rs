@@ -145,7 +145,10 @@ fn play_game(
     let result = loop {
         if let Some(outcome) = game.outcome() {
             break match outcome {
-                Outcome::Win { winner, .. } if winner == Color::White => "1-0",
+                Outcome::Win {
+                    winner: Color::White,
+                    ..
+                } => "1-0",
                 Outcome::Win { .. } => "0-1",
                 Outcome::Draw { .. } => "1/2-1/2",
             };
