@@ -228,3 +228,51 @@ fn read_pgn(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts_of(variant: &str, name: &str, text: &str) -> Counts {
+        let v = variants::by_name(variant).unwrap();
+        let (layout, params) = Params::for_variant(v);
+        let eval = Eval::with_params(v, &layout, &params);
+        let mut counts = Counts::default();
+        let file = Path::new(name);
+        if name.ends_with(".pgn") {
+            read_pgn(v, &eval, &layout, file, text, Dialect::Uci, 0, &mut counts);
+        } else {
+            read_epd(v, &eval, &layout, file, text, &mut counts);
+        }
+        counts
+    }
+
+    #[test]
+    fn bad_epd_lines_are_skipped_and_counted() {
+        let text = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1-0\";\n\
+                    # a comment\n\
+                    not a position c9 \"1-0\";\n\
+                    rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n\
+                    4k3/8/8/3q4/8/4N3/8/4K3 w - - 0 1 [1.0]\n\
+                    rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - [0.5]\n";
+        let c = counts_of("chess", "d.epd", text);
+        assert_eq!((c.samples.len(), c.bad, c.not_quiet), (2, 2, 1));
+        assert_eq!(c.samples[1].result, 0.5);
+    }
+
+    #[test]
+    fn pgn_games_give_their_positions_and_bad_games_are_counted() {
+        let text = "[Event \"a\"]\n[Variant \"chess\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n\
+                    [Event \"b\"]\n[Variant \"chess\"]\n\n1. e4 e4 0-1\n\n\
+                    [Event \"c\"]\n[Variant \"chess\"]\n\n1. d4 d5 *\n\n\
+                    [Event \"d\"]\n[Variant \"divergent\"]\n\n1. d4 1-0\n";
+        let c = counts_of("chess", "g.pgn", text);
+        assert_eq!((c.bad, c.wrong_game), (2, 1));
+        assert_eq!(
+            c.samples.len() + c.not_quiet,
+            5,
+            "four plies and the last position"
+        );
+        assert!(c.samples.iter().all(|s| s.result == 1.0));
+    }
+}
