@@ -1,48 +1,315 @@
 //! Static evaluation for any registered variant: material, and piece-square terms derived from
 //! the rules (how many squares a piece reaches from each square of an empty board, and how far a
-//! pawn has come). Values are in centipawns from the side to move's point of view.
+//! pawn has come), mobility, king safety, pawn structure, and the game's own terms
+//! (`SearchSwitches::eval_terms`). Values are in centipawns from the side to move's point of
+//! view.
+//!
+//! The evaluation is tapered: every weight has a middlegame and an endgame value, blended by the
+//! game's phase, which is the material of the pieces on the board (neither pawn-like nor royal,
+//! at their default values) against that of the start position.
+//!
+//! Every weight is a named parameter ([`Params`]): the shared defaults below, replaced by what
+//! the game's parameter file sets (`src/eval/params/<game>.txt`, compiled in), which the tuner
+//! (`menagerie tune`) writes. Every term but mop-up is a weight times a feature of the position.
+
+mod params;
+
+pub use params::{shipped_file, ParamError, Params};
 
 use crate::board::Position;
 use crate::core::{Bitboard, Color, KindSet, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
 use crate::rules::Rules;
+use crate::variants::switches::GameTerm;
+use crate::variants::Variant;
 
-/// Estimated value of a piece per square it reaches on average on an empty board. Fitted so that
+/// Default value of a piece per square it reaches on average on an empty board. Fitted so that
 /// a knight (5.25 squares on 8x8) comes out near 320 and a queen (22.75) near 900.
 const VALUE_PER_MOBILITY: i32 = 33;
-/// Value of a piece that reaches no square at all, in the same fit.
+/// Default value of a piece that reaches no square at all, in the same fit.
 const VALUE_BASE: i32 = 146;
-/// Value of a pawn-like piece whose value is not given.
+/// Default value of a pawn-like piece whose value the catalogue does not give.
 const PAWN_VALUE: i32 = 100;
-/// Bonus per square a piece reaches from its square, above its average, on an empty board.
+/// Default bonus per square a piece reaches from its square, above its average, on an empty
+/// board (royal pieces: none).
 const CENTRALITY_WEIGHT: i32 = 3;
-/// Bonus per rank a pawn has advanced.
+/// Default bonus per rank a pawn has advanced.
 const PAWN_ADVANCE: i32 = 6;
-/// Bonus for having the move.
+/// Default bonus for having the move.
 const TEMPO: i32 = 10;
-/// Bonus per square a piece can move to or capture on, with the real board.
+/// Default bonus per square a piece can move to or capture on, with the real board.
 const MOBILITY_WEIGHT: i32 = 2;
-/// Bonus per own piece next to one's royal piece (a shield).
+/// Default bonus per own piece next to one's royal piece (a shield).
 const KING_SHIELD: i32 = 6;
-/// Penalty per enemy piece (not pawn-like) within two squares of one's royal piece.
-const KING_TROPISM: i32 = 12;
-/// Pawn structure, for pawn-like pieces: per extra pawn on a file, per pawn with no own pawn
-/// on a neighbouring file, and for a passed pawn a base plus a bonus per rank advanced.
-const DOUBLED_PAWN: i32 = 12;
-const ISOLATED_PAWN: i32 = 10;
+/// Default penalty per enemy piece (not pawn-like) within two squares of one's royal piece.
+const KING_TROPISM: i32 = -12;
+/// Default pawn structure, for pawn-like pieces: per extra pawn on a file, per pawn with no own
+/// pawn on a neighbouring file, and for a passed pawn a base plus a bonus per rank advanced.
+const DOUBLED_PAWN: i32 = -12;
+const ISOLATED_PAWN: i32 = -10;
 const PASSED_PAWN: i32 = 10;
 const PASSED_PAWN_PER_RANK: i32 = 8;
-/// Material lead from which a side with only royal pieces left is hunted (mop-up).
+/// Material lead from which a side with only royal pieces left is hunted (mop-up). Mop-up is
+/// not a weight times a feature (it depends on the score), so it is not a parameter: the tuner
+/// leaves it as it is.
 const MOPUP_LEAD: i32 = 300;
 /// Mop-up: bonus per step the lone royal piece stands from the centre...
 const MOPUP_EDGE: i32 = 20;
 /// ...and per step the attacking royal piece stands closer to it.
 const MOPUP_CLOSE: i32 = 8;
+/// The most terms a game may bring (`SearchSwitches::eval_terms`).
+pub const MAX_GAME_TERMS: usize = 16;
+
+/// Where each parameter of a game stands in its [`Params`]: the shared terms, then the game's.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// Per kind: its value (royal kinds have none).
+    pub value: [Option<usize>; MAX_KINDS],
+    /// Per kind: the weight of its placement feature ([`Layout::placement_feature`]).
+    pub placement: [Option<usize>; MAX_KINDS],
+    /// Per kind counted for mobility: the weight per square reached.
+    pub mobility: [Option<usize>; MAX_KINDS],
+    pub tempo: usize,
+    pub king_shield: usize,
+    pub king_tropism: usize,
+    pub doubled_pawn: usize,
+    pub isolated_pawn: usize,
+    pub passed_pawn: usize,
+    pub passed_pawn_rank: usize,
+    /// The first of the game's own terms, which follow in their order.
+    pub game: usize,
+    pub game_terms: &'static [GameTerm],
+    /// Per kind: what a piece adds to the phase (its default value; 0 for pawn-like and royal
+    /// kinds), and the phase of the start position, where the middlegame weights count fully.
+    pub phase_value: [i32; MAX_KINDS],
+    pub max_phase: i32,
+    /// Per (colour, kind, square): the placement feature, how many squares a piece reaches
+    /// there on an empty board above its average (rounded), or for a pawn-like kind its rank
+    /// counted from its side.
+    placement_feature: Vec<i32>,
+}
+
+/// The names of the kinds (not the movement templates) in parameter names: lower case, words joined by `_`; a name two kinds share
+/// is told apart by the kind's number.
+fn kind_names(rules: &Rules) -> Vec<String> {
+    let base: Vec<String> = rules.kinds[..rules.num_kinds()]
+        .iter()
+        .map(|k| {
+            k.spec
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    base.iter()
+        .enumerate()
+        .map(|(i, n)| {
+            if base.iter().filter(|m| *m == n).count() > 1 {
+                format!("{n}_{i}")
+            } else {
+                n.clone()
+            }
+        })
+        .collect()
+}
+
+impl Layout {
+    /// The parameters of `variant` with the shared defaults (before its file is read), and
+    /// where each stands.
+    pub fn new(variant: &dyn Variant) -> (Layout, Params) {
+        let rules = variant.rules();
+        let board = rules.geometry().board();
+        let names = kind_names(rules);
+        let mut params = Params::default();
+        let mut value = [None; MAX_KINDS];
+        let mut placement = [None; MAX_KINDS];
+        let mut mobility = [None; MAX_KINDS];
+        let mut placement_feature = vec![0; 3 * MAX_KINDS * NUM_SQUARES];
+        let mut phase_value = [0; MAX_KINDS];
+        for (ki, info) in rules.kinds.iter().enumerate().take(rules.num_kinds()) {
+            let kind = PieceKind(ki as u8);
+            let total: u32 = board
+                .into_iter()
+                .map(|s| empty_reach(rules, Color::White, kind, s))
+                .sum();
+            let avg = total as f64 / board.count().max(1) as f64;
+            let spec = &info.spec;
+            if !spec.royal {
+                let v = if spec.value != 0 {
+                    spec.value
+                } else if spec.pawn {
+                    PAWN_VALUE
+                } else {
+                    VALUE_PER_MOBILITY * avg.round() as i32 + VALUE_BASE
+                };
+                value[ki] = Some(params.push(format!("value.{}", names[ki]), v));
+                if !spec.pawn {
+                    phase_value[ki] = v;
+                }
+            }
+            let (name, weight) = if spec.pawn {
+                ("advance", PAWN_ADVANCE)
+            } else if spec.royal {
+                ("centrality", 0)
+            } else {
+                ("centrality", CENTRALITY_WEIGHT)
+            };
+            placement[ki] = Some(params.push(format!("{name}.{}", names[ki]), weight));
+            for c in Color::ALL {
+                for sq in board {
+                    placement_feature[index(c, kind, sq)] = if spec.pawn {
+                        rules.geometry().relative_rank(c, sq) as i32
+                    } else {
+                        (empty_reach(rules, c, kind, sq) as f64 - avg).round() as i32
+                    };
+                }
+            }
+        }
+        for k in mobile_kinds(rules) {
+            mobility[k.index()] =
+                Some(params.push(format!("mobility.{}", names[k.index()]), MOBILITY_WEIGHT));
+        }
+        let tempo = params.push("tempo".into(), TEMPO);
+        let king_shield = params.push("king_shield".into(), KING_SHIELD);
+        let king_tropism = params.push("king_tropism".into(), KING_TROPISM);
+        let doubled_pawn = params.push("doubled_pawn".into(), DOUBLED_PAWN);
+        let isolated_pawn = params.push("isolated_pawn".into(), ISOLATED_PAWN);
+        let passed_pawn = params.push("passed_pawn".into(), PASSED_PAWN);
+        let passed_pawn_rank = params.push("passed_pawn_rank".into(), PASSED_PAWN_PER_RANK);
+        let game = params.len();
+        let game_terms = variant.switches().eval_terms();
+        for t in game_terms {
+            params.push(t.name.to_string(), t.default);
+        }
+        let start = variant.start_position();
+        let max_phase = phase_of(&phase_value, rules, &start).max(1);
+        let layout = Layout {
+            value,
+            placement,
+            mobility,
+            tempo,
+            king_shield,
+            king_tropism,
+            doubled_pawn,
+            isolated_pawn,
+            passed_pawn,
+            passed_pawn_rank,
+            game,
+            game_terms,
+            phase_value,
+            max_phase,
+            placement_feature,
+        };
+        (layout, params)
+    }
+
+    /// The placement feature of a piece of kind `k` and colour `c` on `sq`.
+    #[inline]
+    pub fn placement_feature(&self, c: Color, k: PieceKind, sq: Square) -> i32 {
+        self.placement_feature[index(c, k, sq)]
+    }
+}
+
+/// The material on the board counted by `phase_value`.
+fn phase_of(phase_value: &[i32; MAX_KINDS], rules: &Rules, pos: &Position) -> i32 {
+    let mut phase = 0;
+    for c in Color::PLAYERS {
+        for (ki, &v) in phase_value.iter().enumerate().take(rules.num_kinds()) {
+            if v != 0 {
+                phase += v * pos.pieces(c, PieceKind(ki as u8)).count() as i32;
+            }
+        }
+    }
+    phase
+}
+
+/// A middlegame and an endgame score.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct S(i32, i32);
+
+impl std::ops::Add for S {
+    type Output = S;
+    #[inline]
+    fn add(self, o: S) -> S {
+        S(self.0 + o.0, self.1 + o.1)
+    }
+}
+
+impl std::ops::Sub for S {
+    type Output = S;
+    #[inline]
+    fn sub(self, o: S) -> S {
+        S(self.0 - o.0, self.1 - o.1)
+    }
+}
+
+impl std::ops::AddAssign for S {
+    #[inline]
+    fn add_assign(&mut self, o: S) {
+        *self = *self + o;
+    }
+}
+
+impl std::ops::Mul<i32> for S {
+    type Output = S;
+    #[inline]
+    fn mul(self, n: i32) -> S {
+        S(self.0 * n, self.1 * n)
+    }
+}
+
+impl From<(i32, i32)> for S {
+    fn from((mg, eg): (i32, i32)) -> S {
+        S(mg, eg)
+    }
+}
+
+/// Kinds counted for mobility: neither royal nor pawn-like.
+fn mobile_kinds(rules: &Rules) -> KindSet {
+    PieceKind::all(rules.num_kinds())
+        .filter(|k| !rules.pawns.contains(*k) && !rules.royal.contains(*k))
+        .collect()
+}
+
+/// A position as the tuner sees it (`Eval::features`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Features {
+    /// Parameter index and coefficient, for the parameters whose coefficient is not 0.
+    pub coef: Vec<(u32, f32)>,
+    /// The middlegame's share of the blend, from 0 to 1.
+    pub phase: f64,
+    /// What is not a parameter times a feature (mop-up), for White.
+    pub fixed: f64,
+}
+
+impl Features {
+    /// The evaluation for White with `params`, unrounded.
+    pub fn score(&self, params: &Params) -> f64 {
+        self.fixed
+            + self
+                .coef
+                .iter()
+                .map(|&(i, c)| {
+                    let (mg, eg) = params.value(i as usize);
+                    f64::from(c) * (f64::from(mg) * self.phase + f64::from(eg) * (1.0 - self.phase))
+                })
+                .sum::<f64>()
+    }
+}
 
 /// The evaluation tables of one variant.
 pub struct Eval {
+    /// Middlegame values, for the search's exchange counts.
     values: [i32; MAX_KINDS],
-    /// Kinds counted for mobility (neither royal nor pawn-like).
+    /// Kinds counted for mobility (neither royal nor pawn-like), with their weights.
     mobile: KindSet,
+    mobility_weight: [S; MAX_KINDS],
     /// Pawn-like kinds.
     pawns: KindSet,
     /// Squares of each file.
@@ -50,8 +317,20 @@ pub struct Eval {
     /// Per (colour, square): the squares ahead on the same and neighbouring files, which must
     /// hold no enemy pawn for a pawn there to be passed.
     front_span: Vec<Bitboard>,
-    /// Per (colour, kind, square): value plus square bonus.
-    table: Vec<i32>,
+    /// Per (colour, kind, square): value plus placement bonus.
+    table: Vec<S>,
+    /// What a piece adds to the phase, and the start position's phase.
+    phase_value: [i32; MAX_KINDS],
+    max_phase: i32,
+    tempo: S,
+    king_shield: S,
+    king_tropism: S,
+    doubled_pawn: S,
+    isolated_pawn: S,
+    passed_pawn: S,
+    passed_pawn_rank: S,
+    /// The game's own terms: weight and divisor.
+    game_terms: Vec<(S, i32)>,
 }
 
 fn index(c: Color, k: PieceKind, sq: Square) -> usize {
@@ -59,7 +338,7 @@ fn index(c: Color, k: PieceKind, sq: Square) -> usize {
 }
 
 /// Squares a piece reaches from `sq` on an empty board.
-fn mobility(rules: &Rules, c: Color, k: PieceKind, sq: Square) -> u32 {
+fn empty_reach(rules: &Rules, c: Color, k: PieceKind, sq: Square) -> u32 {
     let t = &rules.tables;
     let empty = Bitboard::EMPTY;
     let reach = t.leap_quiet(c, k, sq)
@@ -70,45 +349,45 @@ fn mobility(rules: &Rules, c: Color, k: PieceKind, sq: Square) -> u32 {
 }
 
 impl Eval {
-    /// Builds the tables for `rules`.
-    pub fn new(rules: &Rules) -> Eval {
+    /// The evaluation of `variant` with its parameters: the shared defaults and what its
+    /// parameter file sets.
+    pub fn new(variant: &dyn Variant) -> Eval {
+        let (layout, params) = Params::for_variant(variant);
+        Eval::with_params(variant, &layout, &params)
+    }
+
+    /// The evaluation of `variant` with `params` (laid out by `layout`, from [`Layout::new`]).
+    pub fn with_params(variant: &dyn Variant, layout: &Layout, params: &Params) -> Eval {
+        let rules = variant.rules();
         let board = rules.geometry().board();
+        let p = |i: usize| S::from(params.value(i));
         let mut values = [0; MAX_KINDS];
-        let mut table = vec![0; 3 * MAX_KINDS * NUM_SQUARES];
-        for (ki, info) in rules.kinds.iter().enumerate() {
+        let mut mobility_weight = [S::default(); MAX_KINDS];
+        let mut table = vec![S::default(); 3 * MAX_KINDS * NUM_SQUARES];
+        for ki in 0..rules.num_kinds() {
             let kind = PieceKind(ki as u8);
-            let total: u32 = board
-                .into_iter()
-                .map(|s| mobility(rules, Color::White, kind, s))
-                .sum();
-            let avg = total as f64 / board.count().max(1) as f64;
-            values[ki] = if info.spec.royal {
-                0
-            } else if info.spec.value != 0 {
-                info.spec.value
-            } else if info.spec.pawn {
-                PAWN_VALUE
-            } else {
-                VALUE_PER_MOBILITY * avg.round() as i32 + VALUE_BASE
-            };
+            let value = layout.value[ki].map_or(S::default(), p);
+            values[ki] = value.0;
+            mobility_weight[ki] = layout.mobility[ki].map_or(S::default(), p);
+            let weight = layout.placement[ki].map_or(S::default(), p);
             for c in Color::ALL {
                 for sq in board {
-                    let bonus = if info.spec.pawn {
-                        PAWN_ADVANCE * rules.geometry().relative_rank(c, sq) as i32
-                    } else if info.spec.royal {
-                        0
-                    } else {
-                        CENTRALITY_WEIGHT
-                            * (mobility(rules, c, kind, sq) as f64 - avg).round() as i32
-                    };
-                    table[index(c, kind, sq)] = values[ki] + bonus;
+                    table[index(c, kind, sq)] =
+                        value + weight * layout.placement_feature(c, kind, sq);
                 }
             }
         }
-        let pawns = rules.pawns;
-        let mobile = PieceKind::all(rules.num_kinds())
-            .filter(|k| !pawns.contains(*k) && !rules.royal.contains(*k))
+        assert!(
+            layout.game_terms.len() <= MAX_GAME_TERMS,
+            "a game brings at most {MAX_GAME_TERMS} evaluation terms"
+        );
+        let game_terms = layout
+            .game_terms
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (p(layout.game + i), t.divisor))
             .collect();
+        let pawns = rules.pawns;
         let files: Vec<Bitboard> = (0..rules.geometry().files())
             .map(|f| board.into_iter().filter(|s| s.file() == f).collect())
             .collect();
@@ -130,15 +409,26 @@ impl Eval {
         }
         Eval {
             values,
-            table,
-            mobile,
+            mobile: mobile_kinds(rules),
+            mobility_weight,
             pawns,
             files,
             front_span,
+            table,
+            phase_value: layout.phase_value,
+            max_phase: layout.max_phase,
+            tempo: p(layout.tempo),
+            king_shield: p(layout.king_shield),
+            king_tropism: p(layout.king_tropism),
+            doubled_pawn: p(layout.doubled_pawn),
+            isolated_pawn: p(layout.isolated_pawn),
+            passed_pawn: p(layout.passed_pawn),
+            passed_pawn_rank: p(layout.passed_pawn_rank),
+            game_terms,
         }
     }
 
-    /// Material value of a kind.
+    /// Material value of a kind (middlegame).
     #[inline]
     pub fn value(&self, k: PieceKind) -> i32 {
         self.values[k.index()]
@@ -146,18 +436,23 @@ impl Eval {
 
     /// Evaluation from `pov`'s point of view (the side to move, or the player a third party's
     /// turn hands the move to).
-    pub fn evaluate(&self, rules: &Rules, pos: &Position, pov: Color) -> i32 {
-        let mut score = 0;
+    pub fn evaluate(&self, variant: &dyn Variant, pos: &Position, pov: Color) -> i32 {
+        let rules = variant.rules();
+        let mut score = S::default();
+        let mut phase = 0;
         for c in Color::PLAYERS {
             let sign = if c == Color::White { 1 } else { -1 };
             for ki in 0..rules.num_kinds() {
                 let k = PieceKind(ki as u8);
-                for sq in pos.pieces(c, k) {
-                    score += sign * self.table[index(c, k, sq)];
+                let pieces = pos.pieces(c, k);
+                for sq in pieces {
+                    score += self.table[index(c, k, sq)] * sign;
                 }
+                phase += self.phase_value[ki] * pieces.count() as i32;
             }
         }
-        score += self.mop_up(rules, pos, score);
+        let phase = phase.min(self.max_phase);
+        let mop_up = self.mop_up(rules, pos, self.taper(score, phase));
         score += self.mobility(rules, pos, Color::White) - self.mobility(rules, pos, Color::Black);
         score +=
             self.king_safety(rules, pos, Color::White) - self.king_safety(rules, pos, Color::Black);
@@ -165,37 +460,146 @@ impl Eval {
             score +=
                 self.pawn_structure(pos, Color::White) - self.pawn_structure(pos, Color::Black);
         }
+        if !self.game_terms.is_empty() {
+            let mut features = [0; MAX_GAME_TERMS];
+            let features = &mut features[..self.game_terms.len()];
+            variant.switches().eval_features(pos, features);
+            for (&(weight, divisor), &f) in self.game_terms.iter().zip(features.iter()) {
+                score += S(weight.0 * f / divisor, weight.1 * f / divisor);
+            }
+        }
         let us = if pov == Color::Black { -1 } else { 1 };
-        us * score + TEMPO
+        us * (self.taper(score, phase) + mop_up) + self.taper(self.tempo, phase)
     }
 
-    /// Squares the pieces of `c` reach, not counting their own pieces' squares.
-    fn mobility(&self, rules: &Rules, pos: &Position, c: Color) -> i32 {
+    /// The evaluation of `pos` as the tuner sees it, for White: the feature (coefficient) of
+    /// every parameter of `layout` (the one this evaluation was built with) that is not 0, the
+    /// share of the middlegame in the blend, and what is not a weight times a feature (mop-up,
+    /// with this evaluation's weights). With the parameters' values `p`, the evaluation for
+    /// White is `fixed + sum of coef * (mg * phase + eg * (1 - phase))`, to the rounding of the
+    /// blend and of the game's terms' divisors; `evaluate` is that from the point of view
+    /// `pov`, so the tempo's coefficient is +1 when `pov` is White, -1 when it is Black.
+    pub fn features(
+        &self,
+        variant: &dyn Variant,
+        layout: &Layout,
+        pos: &Position,
+        pov: Color,
+    ) -> Features {
+        let rules = variant.rules();
+        let mut coef = vec![0.0f64; layout.game + layout.game_terms.len()];
+        let mut table = S::default();
+        let mut phase = 0;
+        for c in Color::PLAYERS {
+            let sign = if c == Color::White { 1 } else { -1 };
+            for ki in 0..rules.num_kinds() {
+                let k = PieceKind(ki as u8);
+                let pieces = pos.pieces(c, k);
+                for sq in pieces {
+                    table += self.table[index(c, k, sq)] * sign;
+                    if let Some(i) = layout.value[ki] {
+                        coef[i] += f64::from(sign);
+                    }
+                    if let Some(i) = layout.placement[ki] {
+                        coef[i] += f64::from(sign * layout.placement_feature(c, k, sq));
+                    }
+                }
+                phase += self.phase_value[ki] * pieces.count() as i32;
+                if let Some(i) = layout.mobility[ki] {
+                    coef[i] += f64::from(sign * self.mobility_count(rules, pos, c, k));
+                }
+            }
+            let (shield, enemies) = self.king_counts(rules, pos, c);
+            coef[layout.king_shield] += f64::from(sign * shield);
+            coef[layout.king_tropism] += f64::from(sign * enemies);
+            if self.pawns.nonempty() {
+                let counts = self.pawn_counts(pos, c);
+                let at = [
+                    layout.doubled_pawn,
+                    layout.isolated_pawn,
+                    layout.passed_pawn,
+                    layout.passed_pawn_rank,
+                ];
+                for (i, n) in at.into_iter().zip(counts) {
+                    coef[i] += f64::from(sign * n);
+                }
+            }
+        }
+        coef[layout.tempo] = if pov == Color::Black { -1.0 } else { 1.0 };
+        let phase = phase.min(self.max_phase);
+        let fixed = self.mop_up(rules, pos, self.taper(table, phase));
+        if !layout.game_terms.is_empty() {
+            let mut f = [0; MAX_GAME_TERMS];
+            let f = &mut f[..layout.game_terms.len()];
+            variant.switches().eval_features(pos, f);
+            for (i, (t, &n)) in layout.game_terms.iter().zip(f.iter()).enumerate() {
+                coef[layout.game + i] = f64::from(n) / f64::from(t.divisor);
+            }
+        }
+        Features {
+            coef: coef
+                .into_iter()
+                .enumerate()
+                .filter(|(_, c)| *c != 0.0)
+                .map(|(i, c)| (i as u32, c as f32))
+                .collect(),
+            phase: f64::from(phase) / f64::from(self.max_phase),
+            fixed: f64::from(fixed),
+        }
+    }
+
+    /// The blend of a middlegame and an endgame score at `phase` (from 0, the endgame, to
+    /// `max_phase`, the start).
+    #[inline]
+    fn taper(&self, s: S, phase: i32) -> i32 {
+        let mg = i64::from(s.0) * i64::from(phase);
+        let eg = i64::from(s.1) * i64::from(self.max_phase - phase);
+        ((mg + eg) / i64::from(self.max_phase)) as i32
+    }
+
+    /// Squares the pieces of `c` reach, not counting their own pieces' squares, weighted by
+    /// kind.
+    fn mobility(&self, rules: &Rules, pos: &Position, c: Color) -> S {
+        let mut score = S::default();
+        for k in self.mobile {
+            score += self.mobility_weight[k.index()] * self.mobility_count(rules, pos, c, k);
+        }
+        score
+    }
+
+    /// Squares the pieces of kind `k` and colour `c` reach, not counting their own pieces'
+    /// squares.
+    fn mobility_count(&self, rules: &Rules, pos: &Position, c: Color, k: PieceKind) -> i32 {
         let t = &rules.tables;
         let occ = pos.occupied();
         let own = pos.color_bb(c);
         let mut n = 0;
-        for k in self.mobile {
-            for sq in pos.pieces(c, k) {
-                // Pieces that move as they capture need their targets worked out once.
-                let reach = if t.symmetric(c, k) {
-                    t.leap_capture(c, k, sq) | t.ride_targets(t.capture_rides(c, k), sq, occ)
-                } else {
-                    t.leap_quiet(c, k, sq)
-                        | t.leap_capture(c, k, sq)
-                        | t.ride_targets(t.quiet_rides(c, k), sq, occ)
-                        | t.ride_targets(t.capture_rides(c, k), sq, occ)
-                };
-                n += (reach & !own).count() as i32;
-            }
+        for sq in pos.pieces(c, k) {
+            // Pieces that move as they capture need their targets worked out once.
+            let reach = if t.symmetric(c, k) {
+                t.leap_capture(c, k, sq) | t.ride_targets(t.capture_rides(c, k), sq, occ)
+            } else {
+                t.leap_quiet(c, k, sq)
+                    | t.leap_capture(c, k, sq)
+                    | t.ride_targets(t.quiet_rides(c, k), sq, occ)
+                    | t.ride_targets(t.capture_rides(c, k), sq, occ)
+            };
+            n += (reach & !own).count() as i32;
         }
-        MOBILITY_WEIGHT * n
+        n
     }
 
     /// Own pieces around the royal piece, and enemy pieces close to it.
-    fn king_safety(&self, rules: &Rules, pos: &Position, c: Color) -> i32 {
+    fn king_safety(&self, rules: &Rules, pos: &Position, c: Color) -> S {
+        let (shield, enemies) = self.king_counts(rules, pos, c);
+        self.king_shield * shield + self.king_tropism * enemies
+    }
+
+    /// Own pieces next to the royal piece of `c`, and enemy pieces (neither royal nor
+    /// pawn-like) within two squares of it.
+    fn king_counts(&self, rules: &Rules, pos: &Position, c: Color) -> (i32, i32) {
         let Some(k) = pos.royals(rules, c).first() else {
-            return 0;
+            return (0, 0);
         };
         let t = &rules.tables;
         let near = t.within(k, 1);
@@ -205,23 +609,33 @@ impl Eval {
             & close
             & !pos.royals(rules, c.opponent())
             & !pos.kinds_bb(self.pawns);
-        KING_SHIELD * shield - KING_TROPISM * enemies.count() as i32
+        (shield, enemies.count() as i32)
     }
 
     /// Doubled, isolated and passed pawns of `c`.
-    fn pawn_structure(&self, pos: &Position, c: Color) -> i32 {
+    fn pawn_structure(&self, pos: &Position, c: Color) -> S {
+        let [doubled, isolated, passed, ranks] = self.pawn_counts(pos, c);
+        self.doubled_pawn * doubled
+            + self.isolated_pawn * isolated
+            + self.passed_pawn * passed
+            + self.passed_pawn_rank * ranks
+    }
+
+    /// Of the pawns of `c`: the extra pawns on files, the isolated pawns, the passed pawns and
+    /// the ranks the passed pawns have advanced.
+    fn pawn_counts(&self, pos: &Position, c: Color) -> [i32; 4] {
         let pawns_of = |color: Color| pos.kinds_bb(self.pawns) & pos.color_bb(color);
         let ours = pawns_of(c);
         let theirs = pawns_of(c.opponent());
         let nfiles = self.files.len();
-        let mut score = 0;
+        let mut counts = [0; 4];
         for f in 0..nfiles {
             let here = ours & self.files[f];
             let n = here.count() as i32;
             if n == 0 {
                 continue;
             }
-            score -= DOUBLED_PAWN * (n - 1);
+            counts[0] += n - 1;
             let left = if f > 0 {
                 self.files[f - 1]
             } else {
@@ -233,7 +647,7 @@ impl Eval {
                 Bitboard::EMPTY
             };
             if (ours & (left | right)).is_empty() {
-                score -= ISOLATED_PAWN * n;
+                counts[1] += n;
             }
             for sq in here {
                 if (theirs & self.front_span[c.index() * NUM_SQUARES + sq.index()]).is_empty() {
@@ -243,11 +657,12 @@ impl Eval {
                     } else {
                         sq.rank() as i32
                     };
-                    score += PASSED_PAWN + PASSED_PAWN_PER_RANK * advanced;
+                    counts[2] += 1;
+                    counts[3] += advanced;
                 }
             }
         }
-        score
+        counts
     }
 
     /// When one side has only royal pieces left and is well behind, the winner is paid for
@@ -281,3 +696,6 @@ impl Eval {
         sign * (MOPUP_EDGE * from_centre(l) + MOPUP_CLOSE * (most_apart - apart))
     }
 }
+
+#[cfg(test)]
+mod tests;

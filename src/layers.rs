@@ -34,8 +34,8 @@ pub const FLOORS: &[&[&str]] = &[
     // What runs over a game without searching: evaluation, the game record, perft, the third
     // party's policy and seeded choice.
     &["eval", "game", "perft", "third_party"],
-    // The search.
-    &["search"],
+    // The search, and the tuner (which fits the evaluation's parameters to game results).
+    &["search", "tune"],
     // The engine (a game with a search, the third party's engine policy) and `menagerie bench`.
     &["bench", "engine"],
     // The front ends: the protocols, the match runner (which reads CECP text), the browser board

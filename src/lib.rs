@@ -22,6 +22,7 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod third_party;
+pub mod tune;
 pub mod variants;
 
 #[cfg(test)]

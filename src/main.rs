@@ -61,6 +61,10 @@ enum Command {
     Bookgen(cli::BookgenArgs),
     /// Play engine-vs-engine games (cutechess-cli style options).
     Match(cli::MatchArgs),
+    /// Fit a game's evaluation parameters to labelled positions (EPD, or PGN of `match`) and write its parameter file.
+    Tune(cli::TuneArgs),
+    /// Write labelled positions for `tune` from fast self-play (EPD, appended; resumes).
+    Datagen(cli::DatagenArgs),
     /// Serve a board for every game in the browser, on 127.0.0.1 unless told otherwise.
     Gui {
         /// Port to listen on; 0 lets the system choose.
@@ -192,6 +196,8 @@ fn run(command: Option<Command>) -> Result<(), String> {
         }) => cli::bench(variant.as_deref(), threads, depth),
         Some(Command::Match(args)) => cli::run_match(&args),
         Some(Command::Bookgen(args)) => cli::bookgen(&args),
+        Some(Command::Tune(args)) => cli::tune(&args),
+        Some(Command::Datagen(args)) => cli::datagen(&args),
         Some(Command::PgnCheck {
             file,
             variant,

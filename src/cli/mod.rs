@@ -5,18 +5,22 @@
 mod bench;
 mod bookgen;
 mod cutechess;
+mod datagen;
 mod match_config;
 mod match_run;
 mod perft;
 mod pgn_check;
+mod tune;
 
 pub use bench::bench;
 pub use bookgen::{bookgen, BookgenArgs};
 pub use cutechess::translate as cutechess_args;
+pub use datagen::{datagen, DatagenArgs};
 pub use match_config::{match_config, MatchArgs};
 pub use match_run::run_match;
 pub use perft::{perft, perft_suite, MAX_PERFT_DEPTH};
 pub use pgn_check::pgn_check;
+pub use tune::{tune, TuneArgs};
 
 use crate::variants;
 

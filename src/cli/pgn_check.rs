@@ -51,6 +51,15 @@ pub fn pgn_check(file: &Path, default_variant: &str, dialect: &str) -> Result<()
 
 /// Replays one game of a PGN file in `dialect`; the error continues `game N`.
 fn replay(v: &'static dyn Variant, g: &ReadGame, dialect: Dialect) -> Result<(), String> {
+    replay_positions(v, g, dialect).map(|_| ())
+}
+
+/// Replays one game of a PGN file in `dialect`: the position before every move and the last.
+pub(super) fn replay_positions(
+    v: &'static dyn Variant,
+    g: &ReadGame,
+    dialect: Dialect,
+) -> Result<Vec<Position>, String> {
     let mut pos = match g.tag("FEN") {
         Some(f) => {
             let f = if dialect == Dialect::Cecp {
@@ -62,6 +71,7 @@ fn replay(v: &'static dyn Variant, g: &ReadGame, dialect: Dialect) -> Result<(),
         }
         None => v.start_position(),
     };
+    let mut positions = Vec::with_capacity(g.moves.len() + 1);
     for (n, token) in g.moves.iter().enumerate() {
         let m = read_move(v, &pos, dialect, token).map_err(|e| {
             format!(
@@ -72,9 +82,11 @@ fn replay(v: &'static dyn Variant, g: &ReadGame, dialect: Dialect) -> Result<(),
                 v.fen(&pos)
             )
         })?;
-        pos = v.play(&pos, m);
+        let next = v.play(&pos, m);
+        positions.push(std::mem::replace(&mut pos, next));
     }
-    Ok(())
+    positions.push(pos);
+    Ok(positions)
 }
 
 /// One move of a PGN: under UCI our SAN (`san::read`, which also takes coordinates and SAN as

@@ -48,7 +48,7 @@ impl<'a> Worker<'a> {
         Worker {
             shared,
             id,
-            eval: Eval::new(rules),
+            eval: Eval::new(shared.variant),
             nodes: 0,
             unpublished: 0,
             seldepth: 0,
@@ -186,9 +186,7 @@ impl<'a> Worker<'a> {
     pub(super) fn static_eval(&self, pos: &Position) -> i32 {
         let variant = self.shared.variant;
         let pov = self.pov(pos);
-        let extra = variant.switches().evaluate_extra(pos);
-        let extra = if pov == Color::Black { -extra } else { extra };
-        self.eval.evaluate(variant.rules(), pos, pov) + extra
+        self.eval.evaluate(variant, pos, pov)
     }
 
     /// The value of the piece on `sq`, 0 if it is empty.

@@ -1,10 +1,45 @@
-//! The per-game switches of the search: an evaluation term and whether null-move pruning is
-//! sound. The facade hands them out as `Variant::switches`. What a move changes (`is_noisy`,
-//! which the noisy generator reads, and beside it `material_gain`), the end of the game and the
-//! point of view are rules, in `movegen::Hooks`, because the pipeline and the referee read them
-//! too; the search asks them through `Variant::rulings`.
+//! The per-game switches of the search: the game's own evaluation terms and whether null-move
+//! pruning is sound. The facade hands them out as `Variant::switches`. What a move changes
+//! (`is_noisy`, which the noisy generator reads, and beside it `material_gain`), the end of the
+//! game and the point of view are rules, in `movegen::Hooks`, because the pipeline and the
+//! referee read them too; the search asks them through `Variant::rulings`.
 
 use crate::board::Position;
+
+/// One evaluation term of a game's own. The shared evaluation (`crate::eval`) counts it as
+/// `weight * feature / divisor` for White, where the feature is what
+/// [`SearchSwitches::eval_features`] measures (White's count minus Black's) and the weight is
+/// a parameter named `name` in the game's parameter file (`default` when the file does not set
+/// it), so the tuner can fit it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameTerm {
+    /// The parameter's name: lower case, no spaces.
+    pub name: &'static str,
+    /// The weight when the game's parameter file does not set one.
+    pub default: i32,
+    /// What `weight * feature` is divided by (1, or 100 for a weight in percent).
+    pub divisor: i32,
+}
+
+impl GameTerm {
+    /// A term counted as `weight * feature`.
+    pub const fn new(name: &'static str, default: i32) -> GameTerm {
+        GameTerm {
+            name,
+            default,
+            divisor: 1,
+        }
+    }
+
+    /// A term whose weight is a percentage: `weight * feature / 100`.
+    pub const fn percent(name: &'static str, default: i32) -> GameTerm {
+        GameTerm {
+            name,
+            default,
+            divisor: 100,
+        }
+    }
+}
 
 /// How the search treats a game. Every method has a default; a game writes only what it
 /// changes (`impl SearchSwitches for Chess {}`).
@@ -12,12 +47,16 @@ use crate::board::Position;
 /// Late-move reductions have no switch: every game allows them (a switch that no game turned
 /// off was removed; add one here, with the search's test of it, when a game needs it).
 pub trait SearchSwitches: Send + Sync {
-    /// Evaluation terms of the game's own, in centipawns for White, added to the material and
-    /// placement the shared evaluation (`crate::eval`) counts. Called by the search's static
-    /// evaluation at every leaf and quiescence node. Default: 0.
-    fn evaluate_extra(&self, _pos: &Position) -> i32 {
-        0
+    /// The evaluation terms of the game's own, added to the material, placement, mobility,
+    /// king-safety and pawn terms the shared evaluation counts. Default: none.
+    fn eval_terms(&self) -> &'static [GameTerm] {
+        &[]
     }
+
+    /// The features of the game's terms in `pos`, one per term of `eval_terms` in its order,
+    /// each White's count minus Black's; `out` holds exactly as many entries as there are terms,
+    /// all 0 on entry. Called by the static evaluation at every leaf and quiescence node.
+    fn eval_features(&self, _pos: &Position, _out: &mut [i32]) {}
 
     /// Whether the search may prune with a null move. Read once per search. Off where zugzwang
     /// or forced moves are common. Default: allowed.

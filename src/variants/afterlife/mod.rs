@@ -20,6 +20,7 @@ mod score;
 mod turn;
 
 use super::san::SanShape;
+use super::switches::GameTerm;
 use super::{Bench, GameModule, Presentation, SearchSwitches};
 use super::{EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
 use crate::board::{Effects, FenError, PieceFlags, Position, PositionError};
@@ -405,8 +406,12 @@ impl Hooks for Afterlife {
 }
 
 impl SearchSwitches for Afterlife {
-    fn evaluate_extra(&self, pos: &Position) -> i32 {
-        score::evaluate(pos)
+    fn eval_terms(&self) -> &'static [GameTerm] {
+        score::TERMS
+    }
+
+    fn eval_features(&self, pos: &Position, out: &mut [i32]) {
+        score::features(pos, out)
     }
 }
 

@@ -7,49 +7,55 @@ use super::turn::{self, Destiny};
 use super::{H1, HALL, LIMBO, PHARAOH, SETHLING, SLAVE, TWELVE, TWELVE_HOURS, VALUES};
 use crate::board::Position;
 use crate::core::{Color, Move, PieceKind, Square};
+use crate::variants::switches::GameTerm;
 
-/// Share of its value a piece in Limbo counts for: it is on its way to the Hall or the Twelve
-/// Hours, if nothing destroys it first (percent).
-const LIMBO_SHARE: i32 = 40;
-/// Share for a piece in the Twelve Hours: out of play until Redemption (percent).
-const TWELVE_SHARE: i32 = 50;
-/// Share for a piece in the Hall of Truth: it may reincarnate from H5 (percent).
-const HALL_SHARE: i32 = 60;
-/// A Pharaoh in Limbo: the next capture in the World destroys it.
-const PHARAOH_IN_LIMBO: i32 = 400;
-/// A Pharaoh in the Twelve Hours: either side may move a Sethling onto it.
-const PHARAOH_IN_TWELVE: i32 = 150;
-/// ...and more with a Sethling one step away.
-const SETHLING_NEXT_TO_PHARAOH: i32 = 300;
-/// A Pharaoh on H1: every Destiny and Redemption drop destroys it.
-const PHARAOH_ON_H1: i32 = 150;
+/// The game's own evaluation terms. The generic evaluation counts every piece at its full value
+/// wherever it stands; the first three take back, in percent, what a piece out of the World is
+/// not worth (their feature is the value of such pieces): in Limbo it is on its way to the Hall
+/// or the Twelve Hours, if nothing destroys it first; in the Twelve Hours it is out of play until
+/// Redemption; in the Hall of Truth it may reincarnate from H5. The others score the Pharaohs'
+/// danger: in Limbo the next capture in the World destroys it; in the Twelve Hours either side
+/// may move a Sethling onto it (more with a Sethling one step away); on H1 every Destiny and
+/// Redemption drop destroys it.
+pub const TERMS: &[GameTerm] = &[
+    GameTerm::percent("limbo_value_lost", -60),
+    GameTerm::percent("twelve_hours_value_lost", -50),
+    GameTerm::percent("hall_value_lost", -40),
+    GameTerm::new("pharaoh_in_limbo", -400),
+    GameTerm::new("pharaoh_in_twelve_hours", -150),
+    GameTerm::new("sethling_next_to_pharaoh", -300),
+    GameTerm::new("pharaoh_on_h1", -150),
+];
 
-/// The generic evaluation counts every piece at its full value wherever it stands; this takes
-/// back what a piece out of the World is not worth, and scores the Pharaohs' danger, for White.
-pub fn evaluate(pos: &Position) -> i32 {
-    let mut score = 0;
+/// The features of [`TERMS`] for White minus Black.
+pub fn features(pos: &Position, out: &mut [i32]) {
     for c in Color::PLAYERS {
         let sign = if c == Color::White { 1 } else { -1 };
-        let mut own = 0;
         for sq in pos.color_bb(c) {
-            let k = pos.piece_at(sq).kind();
-            let share = if sq == LIMBO {
-                LIMBO_SHARE
+            let zone = if sq == LIMBO {
+                0
             } else if TWELVE_HOURS.contains(sq) {
-                TWELVE_SHARE
+                1
             } else if HALL.contains(sq) {
-                HALL_SHARE
+                2
             } else {
-                100
+                continue;
             };
-            own -= base_value(k) * (100 - share) / 100;
+            out[zone] += sign * base_value(pos.piece_at(sq).kind());
         }
         for p in pos.pieces(c, PHARAOH) {
-            own -= pharaoh_danger(pos, p);
+            if p == LIMBO {
+                out[3] += sign;
+            } else if p == H1 {
+                out[6] += sign;
+            } else if TWELVE_HOURS.contains(p) {
+                out[4] += sign;
+                if sethling_near(pos, p) {
+                    out[5] += sign;
+                }
+            }
         }
-        score += sign * own;
     }
-    score
 }
 
 /// The material value of a kind.
@@ -57,26 +63,12 @@ fn base_value(k: PieceKind) -> i32 {
     VALUES[k.index()]
 }
 
-fn pharaoh_danger(pos: &Position, p: Square) -> i32 {
-    if p == LIMBO {
-        return PHARAOH_IN_LIMBO;
-    }
-    if p == H1 {
-        return PHARAOH_ON_H1;
-    }
-    if !TWELVE_HOURS.contains(p) {
-        return 0;
-    }
-    let sethling_near = TWELVE.into_iter().any(|s| {
+/// Whether a Sethling stands one step from the Pharaoh on `p` in the Twelve Hours.
+fn sethling_near(pos: &Position, p: Square) -> bool {
+    TWELVE.into_iter().any(|s| {
         let adjacent = s.file().abs_diff(p.file()) + s.rank().abs_diff(p.rank()) == 1;
         adjacent && pos.piece_at(s).kind() == SETHLING && pos.piece_at(s).is_some()
-    });
-    PHARAOH_IN_TWELVE
-        + if sethling_near {
-            SETHLING_NEXT_TO_PHARAOH
-        } else {
-            0
-        }
+    })
 }
 
 /// What a turn wins at once for the mover: its victims, each counted against their owner (a

@@ -16,6 +16,7 @@
 mod nature;
 
 use super::chess::{self, KING, NAMED, PAWN};
+use super::switches::GameTerm;
 use super::{Bench, GameModule, Presentation, SearchSwitches};
 use super::{EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
 use crate::board::{Effects, FenError, Position, PositionError, Setup};
@@ -451,8 +452,12 @@ impl Hooks for Chaos {
 impl SearchSwitches for Chaos {
     // ---- Search ----
 
-    /// A player's reserve is worth most of its pieces' value (each costs a move to bring back).
-    fn evaluate_extra(&self, pos: &Position) -> i32 {
+    fn eval_terms(&self) -> &'static [GameTerm] {
+        TERMS
+    }
+
+    /// The value of the pieces in each player's reserve (catalogue values).
+    fn eval_features(&self, pos: &Position, out: &mut [i32]) {
         let value = |c: Color| -> i32 {
             PieceKind::all(self.rules.num_kinds())
                 .map(|k| {
@@ -460,7 +465,7 @@ impl SearchSwitches for Chaos {
                 })
                 .sum()
         };
-        (value(Color::White) - value(Color::Black)) * RESERVE_WORTH_PERCENT / 100
+        out[0] = value(Color::White) - value(Color::Black);
     }
 }
 
@@ -505,8 +510,9 @@ impl Presentation for Chaos {
     }
 }
 
-/// The share of its value a piece in a player's reserve counts for.
-const RESERVE_WORTH_PERCENT: i32 = 80;
+/// The game's own evaluation terms: a player's reserve is worth most of its pieces' value (each
+/// costs a move to bring back), in percent.
+const TERMS: &[GameTerm] = &[GameTerm::percent("reserve_value", 80)];
 
 #[cfg(test)]
 mod tests;

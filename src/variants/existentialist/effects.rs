@@ -15,6 +15,7 @@ use super::{SHIELD_MOVE, TELEPORTER, WILDCAT, YANZEE, ZEDNICK};
 use crate::board::{Effects, PieceState, Position, Spell};
 use crate::core::{Bitboard, Color, Move, MoveKind, Piece, Square};
 use crate::rules::Direction;
+use crate::variants::switches::GameTerm;
 
 /// Makes a move of one of the game's own kinds.
 pub fn apply_special(
@@ -361,54 +362,44 @@ pub fn renumber_shields(pos: &mut Position) {
     }
 }
 
-/// Bonus per step of the Existentialist's cycle already made (its later steps are stronger).
-const STEP_BONUS: i32 = 8;
-/// Bonus while an Existentialist is about to explode.
-const PENDING_BLAST: i32 = 60;
-/// Penalty per own piece frozen by an enemy Hyena.
-const FROZEN: i32 = 25;
-/// Penalty per own piece dazzled.
-const DAZZLED_PIECE: i32 = 15;
-/// Bonus per move a Bobber has made (its range grows).
-const BOBBER_GROWTH: i32 = 12;
-/// Bonus for a host carrying the Archer, more for the King+Archer and the Archer/Zednick.
-const HOST: i32 = 60;
-const KING_ARCHER: i32 = 80;
-/// Bonus per shield square.
-const SHIELD_SQUARE: i32 = 30;
+/// The game's own evaluation terms: the Existentialist's progress through its cycle (per step
+/// already made: its later steps are stronger) and while it is about to explode; a Bobber's
+/// growth (per move it has made: its range grows); a host carrying the Archer, the King+Archer
+/// apart; shield squares; own pieces frozen by an enemy Hyena; own pieces dazzled.
+pub const TERMS: &[GameTerm] = &[
+    GameTerm::new("existentialist_step", 8),
+    GameTerm::new("existentialist_pending_blast", 60),
+    GameTerm::new("bobber_growth", 12),
+    GameTerm::new("archer_host", 60),
+    GameTerm::new("king_archer", 80),
+    GameTerm::new("shield_square", 30),
+    GameTerm::new("frozen_piece", -25),
+    GameTerm::new("dazzled_piece", -15),
+];
 
-/// The game's own terms, for White: the Existentialist's progress through its cycle, a Bobber's
-/// growth, hosts of the Archer, shields, and pieces frozen or dazzled.
-pub fn evaluate(game: &Existentialist, pos: &Position) -> i32 {
-    let mut score = 0;
+/// The features of [`TERMS`] for White minus Black.
+pub fn features(game: &Existentialist, pos: &Position, out: &mut [i32]) {
     let hosts = shooters(pos);
     let shield_squares = shields(pos);
     for c in Color::PLAYERS {
         let sign = if c == Color::White { 1 } else { -1 };
-        let mut own = 0;
         for x in pos.pieces(c, EXISTENTIALIST) {
             let state: PieceState = pos.state(x);
             if state.spell.is_none() {
-                own += STEP_BONUS * (state.counter % CYCLE) as i32;
+                out[0] += sign * (state.counter % CYCLE) as i32;
                 if state.counter == LAST_MOVE {
-                    own += PENDING_BLAST;
+                    out[1] += sign;
                 }
             }
         }
         for b in pos.pieces(c, BOBBER) {
-            own += BOBBER_GROWTH * pos.state(b).counter as i32;
+            out[2] += sign * pos.state(b).counter as i32;
         }
         for h in hosts & pos.color_bb(c) {
-            own += if pos.piece_at(h).kind() == KING {
-                KING_ARCHER
-            } else {
-                HOST
-            };
+            out[if pos.piece_at(h).kind() == KING { 4 } else { 3 }] += sign;
         }
-        own += SHIELD_SQUARE * (shield_squares & pos.color_bb(c)).count() as i32;
-        own -= FROZEN * frozen(game, pos, c).count() as i32;
-        own -= DAZZLED_PIECE * (spelled(pos, DAZZLED) & pos.color_bb(c)).count() as i32;
-        score += sign * own;
+        out[5] += sign * (shield_squares & pos.color_bb(c)).count() as i32;
+        out[6] += sign * frozen(game, pos, c).count() as i32;
+        out[7] += sign * (spelled(pos, DAZZLED) & pos.color_bb(c)).count() as i32;
     }
-    score
 }

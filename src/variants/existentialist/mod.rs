@@ -22,6 +22,7 @@ mod threats;
 
 use super::san::{self, SanShape};
 use super::short::{self, BobberRules, TeleporterRules};
+use super::switches::GameTerm;
 use super::{chess, EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
 use super::{Bench, GameModule, Presentation, SearchSwitches};
 use crate::board::{Effects, FenError, PieceFlags, Position, PositionError, Setup, SpellKind};
@@ -459,8 +460,12 @@ impl Hooks for Existentialist {
 }
 
 impl SearchSwitches for Existentialist {
-    fn evaluate_extra(&self, pos: &Position) -> i32 {
-        effects::evaluate(self, pos)
+    fn eval_terms(&self) -> &'static [GameTerm] {
+        effects::TERMS
+    }
+
+    fn eval_features(&self, pos: &Position, out: &mut [i32]) {
+        effects::features(self, pos, out)
     }
 
     /// Forced moves and frozen pieces make zugzwang common.

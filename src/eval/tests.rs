@@ -1,0 +1,180 @@
+use super::params::parse;
+use super::*;
+use crate::variants;
+
+#[test]
+fn every_shipped_file_reads_and_names_only_known_parameters() {
+    let mut read = 0;
+    for v in variants::all() {
+        let Some(text) = shipped_file(v.name()) else {
+            continue;
+        };
+        let (_, mut params) = Layout::new(*v);
+        if let Err(e) = params.read(text) {
+            panic!("src/eval/params for {}: {e}", v.name());
+        }
+        read += 1;
+    }
+    assert!(read >= 7, "a parameter file for each of the seven games");
+}
+
+#[test]
+fn parameter_names_are_unique_words_and_game_terms_fit() {
+    for v in variants::all() {
+        let (layout, params) = Layout::new(*v);
+        assert!(layout.game_terms.len() <= MAX_GAME_TERMS, "{}", v.name());
+        for i in 0..params.len() {
+            let n = params.name(i);
+            assert!(
+                !n.is_empty() && !n.contains(char::is_whitespace) && !n.contains('#'),
+                "{}: '{n}'",
+                v.name()
+            );
+            assert_eq!(params.find(n), Some(i), "{}: '{n}' twice", v.name());
+        }
+    }
+}
+
+#[test]
+fn parameter_text_round_trips() {
+    for v in variants::all() {
+        let (_, mut params) = Params::for_variant(*v);
+        for i in 0..params.len() {
+            params.set(i, (i as i32 * 37) % 201 - 100, i as i32 % 3 * 50);
+        }
+        let text = params.to_text("test\nround trip");
+        let (_, mut back) = Layout::new(*v);
+        back.read(&text).unwrap();
+        assert_eq!(back, params, "{}", v.name());
+    }
+}
+
+#[test]
+fn bad_parameter_lines_are_refused_with_their_line() {
+    let chess = variants::by_name("chess").unwrap();
+    let cases = [
+        ("tempo 10\nvalue.knight\n", 2),
+        ("# c\n\ntempo ten\n", 3),
+        ("tempo 1 2 3\n", 1),
+        ("tempo 1 x\n", 1),
+        ("tempo 1\ntempo 2\n", 2),
+        ("tempo 1\nno_such_thing 4\n", 2),
+        ("value.king 5\n", 1),
+    ];
+    for (text, line) in cases {
+        let (_, mut params) = Layout::new(chess);
+        let before = params.clone();
+        let err = params.read(text).unwrap_err();
+        assert_eq!(err.line, line, "{text:?}: {err}");
+        assert_eq!(params, before, "nothing is set from a bad file");
+    }
+    assert_eq!(parse("  # only a comment\n\n").unwrap(), vec![]);
+    let (_, mut params) = Layout::new(chess);
+    params.read("tempo 17 # more\n").unwrap();
+    assert_eq!(params.value(params.find("tempo").unwrap()), (17, 17));
+    params.read("tempo 20 -3\n").unwrap();
+    assert_eq!(params.value(params.find("tempo").unwrap()), (20, -3));
+}
+
+/// Writes the shared defaults as every game's parameter file (run by hand with `--ignored`
+/// when a game's terms change).
+#[test]
+#[ignore]
+fn write_default_parameter_files() {
+    for v in variants::all() {
+        if v.name() == "afterlife-optional-limbo" {
+            continue;
+        }
+        let (_, params) = Layout::new(*v);
+        let header = format!(
+            "Evaluation parameters of {} (centipawns per unit of each feature), read at start.\n\
+             The shared defaults, not yet tuned; `menagerie tune` rewrites this file \
+             (docs/tuning.md).",
+            v.name()
+        );
+        std::fs::write(
+            format!("src/eval/params/{}.txt", v.name()),
+            params.to_text(&header),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn the_evaluation_reads_its_parameters() {
+    for name in ["chess", "chaos", "afterlife", "existentialist"] {
+        let v = variants::by_name(name).unwrap();
+        let pos = v.start_position();
+        let (layout, mut params) = Params::for_variant(v);
+        let base = Eval::with_params(v, &layout, &params).evaluate(v, &pos, Color::White);
+        assert_eq!(base, Eval::new(v).evaluate(v, &pos, Color::White));
+        let (mg, eg) = params.value(layout.tempo);
+        params.set(layout.tempo, mg + 7, eg + 7);
+        let more = Eval::with_params(v, &layout, &params).evaluate(v, &pos, Color::White);
+        assert_eq!(more, base + 7, "{name}");
+    }
+}
+
+/// The start position is all middlegame, bare kings and pawns all endgame, and in between the
+/// blend follows the material left.
+#[test]
+fn the_evaluation_is_tapered_by_the_material_on_the_board() {
+    let v = variants::by_name("chess").unwrap();
+    let (layout, base) = Params::for_variant(v);
+    let eval_with = |mg: i32, eg: i32, fen: &str| {
+        let mut params = base.clone();
+        params.set(layout.tempo, mg, eg);
+        let pos = v.parse_fen(fen).unwrap();
+        Eval::with_params(v, &layout, &params).evaluate(v, &pos, Color::White)
+    };
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let pawns = "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1";
+    assert_eq!(eval_with(0, 1000, start), eval_with(0, 0, start));
+    assert_eq!(eval_with(1000, 0, pawns), eval_with(0, 0, pawns));
+    // Half the pieces of each side gone: queen and two minor pieces, or rook, knight and bishop.
+    let half = "r2qk3/pppppppp/8/8/8/8/PPPPPPPP/R2QK3 w - - 0 1";
+    let blend = eval_with(0, 1000, half) - eval_with(0, 0, half);
+    assert!(blend > 300 && blend < 700, "{blend}");
+}
+
+/// The tuner's view of a position (features times parameters) is the evaluation itself, in
+/// every game, over positions of random games, with parameters set apart in the two phases.
+#[test]
+fn features_times_parameters_are_the_evaluation() {
+    let mut rng = crate::core::rng::SplitMix(7);
+    for v in variants::all() {
+        let (layout, mut params) = Params::for_variant(*v);
+        for i in 0..params.len() {
+            let (mg, eg) = params.value(i);
+            params.set(i, mg + (i as i32 % 5) - 2, eg * 2 - (i as i32 % 7));
+        }
+        let eval = Eval::with_params(*v, &layout, &params);
+        let slack = 2.0 + layout.game_terms.len() as f64;
+        let mut checked = 0;
+        for _ in 0..6 {
+            let mut pos = v.start_position();
+            for _ in 0..60 {
+                let pov = v.rulings().point_of_view(&pos);
+                let f = eval.features(*v, &layout, &pos, pov);
+                let got = eval.evaluate(*v, &pos, pov);
+                let white = if pov == Color::Black { -got } else { got };
+                let want = f.score(&params);
+                assert!(
+                    (f64::from(white) - want).abs() <= slack,
+                    "{}: {} evaluates {white}, features say {want}",
+                    v.name(),
+                    v.fen(&pos)
+                );
+                checked += 1;
+                let mut moves = crate::core::MoveList::new();
+                v.legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[rng.below(moves.len())];
+                pos = v.play(&pos, m);
+            }
+        }
+        assert!(checked > 50, "{}", v.name());
+    }
+}

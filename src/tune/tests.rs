@@ -1,0 +1,145 @@
+use super::*;
+use crate::core::rng::SplitMix;
+use crate::variants;
+
+/// Positions of seeded random chess games, every one of them (quiet or not).
+fn random_positions(v: &dyn Variant, games: usize, plies: usize, seed: u64) -> Vec<Position> {
+    let mut rng = SplitMix(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = v.start_position();
+        for _ in 0..plies {
+            let mut moves = MoveList::new();
+            v.legal_moves(&pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos = v.play(&pos, moves.as_slice()[rng.below(moves.len())]);
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+/// Labels drawn from the logistic of a hand-set evaluation, in which a knight is worth far more
+/// than a bishop (the defaults say the opposite) and a passed pawn much: the tuner, started
+/// from the defaults, finds the order of the hand-set values.
+#[test]
+fn the_tuner_recovers_the_order_of_the_values_that_made_the_labels() {
+    let v = variants::by_name("chess").unwrap();
+    let (layout, start) = Params::for_variant(v);
+    let mut truth = start.clone();
+    let set = |p: &mut Params, name: &str, mg: i32, eg: i32| {
+        let i = p.find(name).unwrap();
+        p.set(i, mg, eg);
+    };
+    set(&mut truth, "value.knight", 600, 600);
+    set(&mut truth, "value.bishop", 200, 200);
+    set(&mut truth, "value.rook", 450, 450);
+    set(&mut truth, "value.queen", 1000, 1000);
+    set(&mut truth, "mobility.queen", 0, 0);
+    let true_eval = Eval::with_params(v, &layout, &truth);
+    let eval = Eval::with_params(v, &layout, &start);
+    let mut rng = SplitMix(11);
+    let samples: Vec<Sample> = random_positions(v, 400, 60, 5)
+        .iter()
+        .map(|pos| {
+            let s = sample(v, &true_eval, &layout, pos, 0.0);
+            let p = sigmoid(1.0, s.features.score(&truth));
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let mut s = sample(v, &eval, &layout, pos, if u < p { 1.0 } else { 0.0 });
+            s.features.fixed = 0.0;
+            s
+        })
+        .collect();
+    assert!(samples.len() > 10_000);
+    let options = Options {
+        epochs: 300,
+        rate: 4.0,
+    };
+    let fit = tune(&samples, &start, options, |_, _| {});
+    let value = |name: &str| {
+        let (mg, eg) = fit.params.value(fit.params.find(name).unwrap());
+        (mg + eg) / 2
+    };
+    let (n, b, r, q) = (
+        value("value.knight"),
+        value("value.bishop"),
+        value("value.rook"),
+        value("value.queen"),
+    );
+    assert!(fit.loss_after < fit.loss_before, "{fit:?}");
+    assert!(n > b + 150, "knight {n}, bishop {b}");
+    assert!(q > r && r > b, "queen {q}, rook {r}, bishop {b}");
+    assert!((0.5..2.0).contains(&fit.k), "K {}", fit.k);
+}
+
+#[test]
+fn results_are_read_in_every_form_texel_data_uses() {
+    for (text, r) in [
+        ("\"1-0\";", Some(1.0)),
+        ("\"0-1\"", Some(0.0)),
+        ("\"1/2-1/2\";", Some(0.5)),
+        ("[1.0]", Some(1.0)),
+        ("[0.5]", Some(0.5)),
+        ("[0-1]", Some(0.0)),
+        ("[0.7]", None),
+        ("\"*\"", None),
+        ("", None),
+    ] {
+        assert_eq!(parse_result(text), r, "{text}");
+    }
+    let v = variants::by_name("chess").unwrap();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    let (pos, r) = parse_epd_line(v, &format!("{start} c9 \"0-1\";"))
+        .unwrap()
+        .unwrap();
+    assert_eq!((v.fen(&pos), r), (v.fen(&v.start_position()), 0.0));
+    let (_, r) = parse_epd_line(v, &format!("{start} 0 1 [0.5]"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(r, 0.5);
+    assert_eq!(parse_epd_line(v, "  # comment").unwrap(), None);
+    for bad in [
+        start.to_string(),
+        format!("{start} c9 \"2-0\";"),
+        "rnbqkbnr/pppppppp/8/8 w - - c9 \"1-0\";".to_string(),
+        "[1.0]".to_string(),
+    ] {
+        assert!(parse_epd_line(v, &bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn a_position_with_a_winning_capture_or_in_check_is_not_quiet() {
+    let v = variants::by_name("chess").unwrap();
+    let eval = Eval::new(v);
+    let q = |fen: &str| quiet(v, &eval, &v.parse_fen(fen).unwrap());
+    assert!(q(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    ));
+    // White's knight takes a hanging queen.
+    assert!(!q("4k3/8/8/3q4/8/4N3/8/4K3 w - - 0 1"));
+    // The same with Black to move: Black's queen takes nothing, and is not attacked... but the
+    // side to move has no winning capture, so it is quiet.
+    assert!(q("4k3/8/8/3q4/8/4N3/8/4K3 b - - 0 1"));
+    // In check.
+    assert!(!q("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1"));
+}
+
+#[test]
+fn parameter_files_are_written_whole_and_read_back() {
+    let v = variants::by_name("afterlife").unwrap();
+    let (layout, mut params) = Params::for_variant(v);
+    params.set(layout.tempo, 3, 33);
+    let dir = std::env::temp_dir().join(format!("menagerie-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("afterlife.txt");
+    std::fs::write(&path, "old").unwrap();
+    write_atomic(&path, &params.to_text("tuned")).unwrap();
+    let (_, mut back) = Layout::new(v);
+    back.read(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(back, params);
+    assert!(!dir.join("afterlife.txt.tmp").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
