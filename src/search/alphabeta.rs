@@ -2,6 +2,7 @@
 //! call: the table in this file, the pruning rules in `pruning`, third parties in `neutral`,
 //! the order of the moves in `ordering`.
 
+use super::ordering::is_good_capture_score;
 use super::picker::Picker;
 use super::pruning;
 use super::tt::{Bound, TtEntry};
@@ -159,7 +160,9 @@ impl Worker<'_> {
         let mut index = 0;
         let mut quiets_tried = MoveList::new();
         let may_prune = !node.pv_node && !node.in_check;
-        while let Some(m) = picker.next() {
+        while let Some(m) = picker.next_demoting(|m, s| self.see_demotion(pos, m, s)) {
+            // A capture scored as good has been found not to lose material.
+            let counted_good = is_good_capture_score(picker.last_score());
             let quiet = !variant.rulings().is_noisy(pos, m);
             let child = variant.play(pos, m);
             let gives_check = variant.in_check(&child);
@@ -173,6 +176,20 @@ impl Worker<'_> {
                 && best > -MATE_BOUND
                 && (pruning::late_move_prune(node.depth, index)
                     || pruning::futile(node.depth, static_eval, alpha))
+            {
+                index += 1;
+                continue;
+            }
+            // Step 10a. Near the horizon, prune moves that lose too much material by static
+            // exchange: captures, and quiet moves that give no check.
+            if may_prune
+                && self.see_on
+                && index > 0
+                && best > -MATE_BOUND
+                && !(quiet && gives_check)
+                && !counted_good
+                && pruning::see_threshold(node.depth, quiet)
+                    .is_some_and(|t| self.see_below(pos, m, t))
             {
                 index += 1;
                 continue;

@@ -396,7 +396,13 @@ impl Hooks for Schizophrenic {
     }
 }
 
-impl SearchSwitches for Schizophrenic {}
+impl SearchSwitches for Schizophrenic {
+    /// Off: a Teleporter's explosion, which the attack test counts as an attack, removes both
+    /// the Teleporter and its victim instead of putting the Teleporter in the victim's place.
+    fn see_sound(&self) -> bool {
+        false
+    }
+}
 
 impl Presentation for Schizophrenic {
     fn special_text(&self, m: Move, dialect: Dialect) -> String {

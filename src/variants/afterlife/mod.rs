@@ -402,6 +402,13 @@ impl SearchSwitches for Afterlife {
     fn evaluate_extra(&self, pos: &Position) -> i32 {
         score::evaluate(pos)
     }
+
+    /// Off: a capture does not simply remove its victim's value. Grey pieces may be captured by
+    /// either player (a self-capture), and a captured piece travels on through the afterlife
+    /// and may come back.
+    fn see_sound(&self) -> bool {
+        false
+    }
 }
 
 impl Presentation for Afterlife {

@@ -458,6 +458,12 @@ impl SearchSwitches for Chaos {
         };
         (value(Color::White) - value(Color::Black)) * RESERVE_WORTH_PERCENT / 100
     }
+
+    /// Off: a captured piece returns to its owner's reserve rather than leaving the game, and
+    /// Nature's pieces can capture on the square between the players' plies.
+    fn see_sound(&self) -> bool {
+        false
+    }
 }
 
 impl Presentation for Chaos {
