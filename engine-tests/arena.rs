@@ -3,8 +3,7 @@
 //! configurations. The PGN must read back to moves our rules accept.
 
 use menagerie::arena::pgn;
-use menagerie::notation::{parse_move, Dialect};
-use menagerie::variants;
+use menagerie::variants::{self, san};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -36,7 +35,8 @@ fn run(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// Replays every game of a PGN with our rules; returns the games.
+/// Replays every game of a PGN with our rules, each move written in our SAN as `san::write`
+/// writes it; returns the games.
 fn replay(path: &Path, variant: &str) -> Vec<pgn::ReadGame> {
     let text = std::fs::read_to_string(path).unwrap();
     let games = pgn::read(&text);
@@ -65,8 +65,12 @@ fn replay(path: &Path, variant: &str) -> Vec<pgn::ReadGame> {
             None => v.start_position(),
         };
         for m in &g.moves {
-            let mv = parse_move(v, &pos, Dialect::Uci, m)
-                .unwrap_or_else(|e| panic!("{variant}: {e}\n{text}"));
+            let mv = san::read(v, &pos, m).unwrap_or_else(|e| panic!("{variant}: {e}\n{text}"));
+            assert_eq!(
+                &san::write(v, &pos, mv),
+                m,
+                "{variant}: not our SAN\n{text}"
+            );
             pos = v.play(&pos, mv);
         }
     }
@@ -132,6 +136,15 @@ fn uci_against_cecp_in_every_variant() {
         }
         // Colours alternate between the two games.
         assert_ne!(games[0].tag("White"), games[1].tag("White"));
+        // `pgn-check` replays the SAN PGN (issue 25's Done-when).
+        let check = run(&["pgn-check", &path]);
+        let said = String::from_utf8_lossy(&check.stdout);
+        assert!(
+            check.status.success() && said.contains("2 games replayed, every move legal"),
+            "{}: {said}{}",
+            v.name(),
+            String::from_utf8_lossy(&check.stderr)
+        );
         let _ = std::fs::remove_file(pgn_path);
     }
 }
@@ -523,13 +536,9 @@ fn a_cutechess_command_line_plays_pairs() {
     let text = std::fs::read_to_string(&pgn_path).unwrap();
     let games = replay(&pgn_path, "chess");
     assert_eq!(games.len(), 2, "{text}");
-    // Both games on the first opening, colours swapped; its SAN read as 1. e4 e5 2. Nf3 Nc6.
+    // Both games on the first opening, colours swapped; its SAN read and written back.
     for (k, white) in [(0, "A"), (1, "B")] {
-        assert_eq!(
-            book_moves(&text, k),
-            ["e2e4", "e7e5", "g1f3", "b8c6"],
-            "{text}"
-        );
+        assert_eq!(book_moves(&text, k), ["e4", "e5", "Nf3", "Nc6"], "{text}");
         assert_eq!(games[k].tag("White"), Some(white));
     }
     let epd = std::fs::read_to_string(&epd_path).unwrap();
@@ -554,11 +563,7 @@ fn a_cutechess_command_line_plays_pairs() {
     assert!(!stdout.contains("Ptnml"), "{stdout}");
     assert!(stdout.contains("(games unpaired: trinomial)"), "{stdout}");
     let text = std::fs::read_to_string(&pgn_path).unwrap();
-    assert_eq!(
-        book_moves(&text, 1),
-        ["d2d4", "d7d5", "c2c4", "e7e6"],
-        "{text}"
-    );
+    assert_eq!(book_moves(&text, 1), ["d4", "d5", "c4", "e6"], "{text}");
     let _ = std::fs::remove_file(&pgn_path);
     let _ = std::fs::remove_file(&book);
 }
@@ -710,4 +715,78 @@ fn a_move_printed_twice_is_dropped() {
             assert!(g.moves.len() >= 10, "{proto}: {text}");
         }
     }
+}
+
+/// python-chess reads the runner's PGN of FIDE chess with every move legal, its SAN included
+/// (issue 25). Skipped when python-chess is not installed, unless
+/// `MENAGERIE_PYTHON_CHESS_TESTS=1` requires it.
+#[test]
+fn python_chess_reads_the_runners_san() {
+    let required = std::env::var("MENAGERIE_PYTHON_CHESS_TESTS").is_ok_and(|v| v == "1");
+    let found = Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(!required, "python-chess required but not installed");
+        eprintln!("skipped: python-chess is not installed (pip install chess)");
+        return;
+    }
+    let pgn_path = temp_pgn("python-chess-san");
+    let path = pgn_path.display().to_string();
+    let ours = format!("cmd={BIN}");
+    let out = run(&[
+        "match",
+        "-engine",
+        &ours,
+        "name=A",
+        "-engine",
+        &ours,
+        "name=B",
+        "-each",
+        "nodes=800",
+        "-games",
+        "4",
+        "-concurrency",
+        "2",
+        "-pgnout",
+        &path,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let script = r#"
+import sys, chess.pgn
+n = plies = 0
+with open(sys.argv[1]) as f:
+    while (g := chess.pgn.read_game(f)) is not None:
+        assert not g.errors, g.errors
+        board = g.board()
+        for node in g.mainline():
+            assert node.move in board.legal_moves, node.move
+            assert board.san(node.move) == node.san(), (board.san(node.move), node.san())
+            board.push(node.move)
+            plies += 1
+        n += 1
+print(n, plies)
+"#;
+    let checked = Command::new("python3")
+        .args(["-c", script, &path])
+        .output()
+        .expect("python3 runs");
+    let said = String::from_utf8_lossy(&checked.stdout);
+    assert!(
+        checked.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    let counts: Vec<usize> = said
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(counts.first(), Some(&4), "{said}");
+    assert!(counts.get(1).is_some_and(|&p| p >= 40), "{said}");
+    let _ = std::fs::remove_file(pgn_path);
 }

@@ -364,7 +364,15 @@ fn setboard_during_analysis() {
     e.pause(Duration::from_millis(300));
     e.send(".");
     e.sync();
-    quiet(&mut e, "exit");
+    // A thinking line the analysis printed before `exit` reached the engine may still arrive
+    // after the last sync; nothing else may.
+    e.send("exit");
+    let late = e.sync();
+    if let Some(l) = late.iter().find(|l| !is_thinking_line(l)) {
+        e.fail(&format!(
+            "exit: expected no output but late thinking, got {l:?}"
+        ));
+    }
     refused(&mut e, "d2d4");
     taken(&mut e, "e2e4");
     let chess = game("chess");

@@ -10,6 +10,8 @@ mod hostile;
 mod mates;
 mod perft_cli;
 mod protocol;
+#[path = "../test-support/protocol_lines.rs"]
+mod protocol_lines;
 mod tenranks;
 mod uci;
 mod xboard;

@@ -409,8 +409,8 @@ impl Engine {
                 self.fail(&format!("stdout mentions a panic: {line:?}"));
             }
             let ok = match self.protocol {
-                Protocol::Uci => is_uci_output(line),
-                Protocol::Xboard => is_xboard_output(line),
+                Protocol::Uci => is_uci_line(line),
+                Protocol::Xboard => is_cecp_line(line),
             };
             if !ok {
                 self.fail(&format!(
@@ -476,76 +476,9 @@ impl Drop for Engine {
 
 // ----- protocol line shapes ----------------------------------------------------------------
 
-/// A line the engine may print in UCI mode (including `go perft` output).
-pub fn is_uci_output(line: &str) -> bool {
-    const PREFIXES: [&str; 7] = [
-        "id name ",
-        "id author ",
-        "option name ",
-        "info ",
-        "bestmove ",
-        "copyprotection ",
-        "registration ",
-    ];
-    line == "uciok" || line == "readyok" || PREFIXES.iter().any(|p| line.starts_with(p)) || {
-        is_perft_line(line)
-    }
-}
-
-/// `go perft` output: `move: count`, a blank line, `Nodes searched: N`.
-pub fn is_perft_line(line: &str) -> bool {
-    if line.is_empty() {
-        return true;
-    }
-    if let Some(n) = line.strip_prefix("Nodes searched: ") {
-        return n.parse::<u64>().is_ok();
-    }
-    match line.split_once(": ") {
-        Some((mv, n)) => is_coordinate_move(mv) && n.parse::<u64>().is_ok(),
-        None => false,
-    }
-}
-
-/// A line the engine may print in XBoard/CECP mode.
-pub fn is_xboard_output(line: &str) -> bool {
-    const PREFIXES: [&str; 24] = [
-        "feature ",
-        "setup (",
-        "piece ",
-        "pong ",
-        "move ",
-        "Illegal move",
-        "Error (",
-        "tellusererror ",
-        "telluser ",
-        "tellics ",
-        "tellicsnoalias ",
-        "tellopponent ",
-        "tellothers ",
-        "tellall ",
-        "askuser ",
-        "stat01: ",
-        "highlight ",
-        "choice ",
-        "click ",
-        "Hint: ",
-        "offer draw",
-        "resign",
-        "#",
-        " ", // `bk` book lines start with a space
-    ];
-    const RESULTS: [&str; 4] = ["1-0 {", "0-1 {", "1/2-1/2 {", "* {"];
-    line.is_empty() // end of a `bk` answer
-        || PREFIXES.iter().any(|p| line.starts_with(p))
-        || RESULTS.iter().any(|p| line.starts_with(p))
-        || is_thinking_line(line)
-}
-
-/// CECP thinking output: `depth score time nodes pv...` (4+ fields, the first three integers).
-pub fn is_thinking_line(line: &str) -> bool {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    fields.len() >= 4 && fields[..3].iter().all(|f| f.parse::<i64>().is_ok())
-}
+#[allow(unused_imports)] // the fuzz crate includes this file without using it
+pub use crate::protocol_lines::is_thinking_line;
+use crate::protocol_lines::{is_cecp_line, is_uci_line};
 
 /// `e2e4`, `e7e8q`: files a-h, ranks 1-8, optional promotion letter.
 pub fn is_coordinate_move(s: &str) -> bool {

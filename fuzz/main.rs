@@ -18,6 +18,8 @@
 
 mod fen;
 mod protocol;
+#[path = "../test-support/protocol_lines.rs"]
+mod protocol_lines;
 #[path = "../engine-tests/protocol.rs"]
 #[allow(dead_code)]
 mod transcript;

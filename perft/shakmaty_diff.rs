@@ -309,3 +309,46 @@ fn chaos_equals_fide_before_nature_can_act() {
         }
     }
 }
+
+/// Our SAN (`variants::san::write`) of every legal move, at every position of seeded random
+/// playouts from the start and the test positions, equals shakmaty's SAN with its check marks.
+#[test]
+fn san_matches_shakmaty() {
+    use menagerie::variants::san;
+    use shakmaty::san::SanPlus;
+    let v = chess();
+    let start_fen = v.start_position().to_fen(v.rules());
+    let mut compared = 0;
+    for (k, fen) in std::iter::once(start_fen.as_str())
+        .chain(EXTRA_FENS.iter().copied())
+        .enumerate()
+    {
+        for seed in 0..6 {
+            let mut rng = SplitMix64::new(1000 + 10 * k as u64 + seed);
+            let mut ours = v.parse_fen(fen).unwrap();
+            let mut theirs = shak_from_fen(fen);
+            for _ in 0..MAX_PLIES {
+                let our_list = our_moves(v, &ours);
+                let their_list = shak_moves(&theirs);
+                if their_list.is_empty() {
+                    break;
+                }
+                for ((ut, um), (tt, tm)) in our_list.iter().zip(&their_list) {
+                    assert_eq!(ut, tt);
+                    let expected = SanPlus::from_move(theirs.clone(), *tm).to_string();
+                    assert_eq!(
+                        san::write(v, &ours, *um),
+                        expected,
+                        "{ut} in {}",
+                        ours.to_fen(v.rules())
+                    );
+                    compared += 1;
+                }
+                let i = pick(&mut rng, &their_list);
+                ours = v.play(&ours, our_list[i].1);
+                theirs.play_unchecked(their_list[i].1);
+            }
+        }
+    }
+    assert!(compared > 10_000, "{compared} moves compared");
+}

@@ -53,7 +53,7 @@ enum Command {
         /// Variant, when games have no Variant tag.
         #[arg(long, default_value = "chess")]
         variant: String,
-        /// Square numbering of the moves: uci (ranks from 1) or cecp (XBoard: ranks from 0 on ten ranks).
+        /// Square numbering of the moves: uci (ranks from 1; our SAN, coordinates, SAN as GUIs write it) or cecp (XBoard: ranks from 0 on ten ranks).
         #[arg(long, default_value = "uci")]
         dialect: String,
     },

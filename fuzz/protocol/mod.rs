@@ -18,6 +18,7 @@ mod lines;
 mod model;
 
 use crate::fen::seed_corpus;
+use crate::protocol_lines::{is_cecp_line, is_uci_line};
 use crate::{env_number, seed};
 use driver::{Driver, Output};
 use lines::Step;
@@ -83,64 +84,10 @@ fn is_refusal(proto: Proto, line: &str) -> bool {
     }
 }
 
-/// A move text of any game: squares, piece letters, `@`, commas, `/`, and `+` and `-` (the
-/// parts of an Afterlife turn).
-fn is_move_text(s: &str) -> bool {
-    !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '@' | ',' | '/' | '+' | '-'))
-}
-
 fn is_protocol_line(proto: Proto, line: &str) -> bool {
     match proto {
-        Proto::Uci => {
-            const PREFIXES: [&str; 5] = [
-                "id name ",
-                "id author ",
-                "option name ",
-                "info ",
-                "bestmove ",
-            ];
-            line == "uciok"
-                || line == "readyok"
-                || line.is_empty()
-                || PREFIXES.iter().any(|p| line.starts_with(p))
-                || line
-                    .strip_prefix("Nodes searched: ")
-                    .is_some_and(|n| n.parse::<u64>().is_ok())
-                || line
-                    .split_once(": ")
-                    .is_some_and(|(m, n)| is_move_text(m) && n.parse::<u64>().is_ok())
-        }
-        Proto::Cecp => {
-            const PREFIXES: [&str; 18] = [
-                "telluser ",
-                "tellothers ",
-                "feature ",
-                "setup (",
-                "piece ",
-                "pong ",
-                "move ",
-                "Illegal move",
-                "Error (",
-                "tellusererror ",
-                "stat01: ",
-                "highlight ",
-                "choice ",
-                "Hint: ",
-                "#",
-                " ",
-                "1-0 {",
-                "0-1 {",
-            ];
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let thinking =
-                fields.len() >= 4 && fields[..4].iter().all(|f| f.parse::<i64>().is_ok());
-            line.is_empty()
-                || line.starts_with("1/2-1/2 {")
-                || PREFIXES.iter().any(|p| line.starts_with(p))
-                || thinking
-        }
+        Proto::Uci => is_uci_line(line),
+        Proto::Cecp => is_cecp_line(line),
     }
 }
 

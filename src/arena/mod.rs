@@ -9,10 +9,12 @@ pub mod player;
 mod referee;
 pub mod stats;
 
+use crate::board::Position;
 use crate::core::{Color, Move, MoveList};
+use crate::notation::{parse_move, Dialect};
 use crate::protocol::xboard_variant::fen_to_cecp;
 use crate::third_party::{self, Policy, ThirdParty};
-use crate::variants::Variant;
+use crate::variants::{san, Variant};
 use config::{EngineSpec, Proto};
 use player::Player;
 use stats::{Pentanomial, Sprt, SprtDecision, Tally};
@@ -324,13 +326,13 @@ pub fn to_pgn(config: &MatchConfig, g: &GameRecord, date: &str) -> pgn::PgnGame 
     }
     tags.push(("Termination".to_string(), g.termination.to_string()));
     let start = v.parse_fen(&g.fen).ok();
+    let first_ply = start.as_ref().map_or(0, |p| {
+        2 * (p.fullmove() as u32 - 1) + u32::from(p.turn() == Color::Black)
+    });
     if g.fen != v.rules().spec.start_fen {
         tags.push(("FEN".to_string(), g.fen.clone()));
         tags.push(("SetUp".to_string(), "1".to_string()));
     }
-    let first_ply = start.map_or(0, |p| {
-        2 * (p.fullmove() as u32 - 1) + u32::from(p.turn() == Color::Black)
-    });
     let third_party_plies = g
         .moves
         .iter()
@@ -338,14 +340,45 @@ pub fn to_pgn(config: &MatchConfig, g: &GameRecord, date: &str) -> pgn::PgnGame 
         .filter(|(_, (_, c))| c.as_deref() == Some(THIRD_PARTY_NOTE))
         .map(|(i, _)| i)
         .collect();
+    let moves = match start {
+        Some(start) => san_moves(v, start, &g.moves),
+        None => g.moves.clone(),
+    };
     pgn::PgnGame {
         tags,
         third_party_plies,
-        moves: g.moves.clone(),
+        moves,
         first_ply,
         ending: g.reason.clone(),
         result: g.result.to_string(),
     }
+}
+
+/// A game's moves (UCI text, comment) in SAN, played from `start`; from a move that does not
+/// replay on, the text as recorded.
+fn san_moves(
+    v: &dyn Variant,
+    start: Position,
+    moves: &[(String, Option<String>)],
+) -> Vec<(String, Option<String>)> {
+    let mut pos = Some(start);
+    moves
+        .iter()
+        .map(|(text, comment)| {
+            let here = pos.take();
+            let played = here
+                .as_ref()
+                .and_then(|p| Some((p, parse_move(v, p, Dialect::Uci, text).ok()?)));
+            let text = match played {
+                Some((p, m)) => {
+                    pos = Some(v.play(p, m));
+                    san::write(v, p, m)
+                }
+                None => text.clone(),
+            };
+            (text, comment.clone())
+        })
+        .collect()
 }
 
 /// The outcome of a whole match.

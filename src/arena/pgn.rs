@@ -1,5 +1,5 @@
-//! PGN of finished games, and a reader for the subset we write (tags, coordinate moves,
-//! comments), used to check that games replay.
+//! PGN of finished games, and a reader for the subset we write (tags, moves, comments), used
+//! to check that games replay. The runner writes its moves in SAN (`variants::san`).
 
 use std::fmt::Write;
 
@@ -8,7 +8,7 @@ use std::fmt::Write;
 pub struct PgnGame {
     /// Tag pairs, in order.
     pub tags: Vec<(String, String)>,
-    /// Moves in coordinate notation with an optional comment each.
+    /// Moves as written (SAN from the runner) with an optional comment each.
     pub moves: Vec<(String, Option<String>)>,
     /// Ply number of the first move (0: White moved first from the start position).
     pub first_ply: u32,

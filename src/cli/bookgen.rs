@@ -9,9 +9,8 @@ use crate::arena::pgn::PgnGame;
 use crate::core::rng::SplitMix;
 use crate::core::{Color, Move};
 use crate::game::Game;
-use crate::notation::{move_text, Dialect};
 use crate::search::{self, Control, Limits, TranspositionTable, MATE_BOUND};
-use crate::variants::{self, Variant};
+use crate::variants::{self, san, Variant};
 use std::collections::HashSet;
 use std::path::PathBuf;
 
@@ -239,7 +238,7 @@ fn candidate(
     })
 }
 
-/// The opening as a PGN game of coordinate moves, ending in `*`.
+/// The opening as a PGN game in SAN, ending in `*`.
 fn opening_pgn(variant: &dyn Variant, o: &Opening, number: usize) -> String {
     PgnGame {
         tags: vec![
@@ -250,10 +249,9 @@ fn opening_pgn(variant: &dyn Variant, o: &Opening, number: usize) -> String {
             ("Variant".into(), variant.name().into()),
             ("Result".into(), "*".into()),
         ],
-        moves: o
-            .moves
-            .iter()
-            .map(|&m| (move_text(variant, Dialect::Uci, m), None))
+        moves: san::write_line(variant, &variant.start_position(), &o.moves)
+            .into_iter()
+            .map(|m| (m, None))
             .collect(),
         first_ply: 0,
         third_party_plies: o

@@ -1,9 +1,12 @@
-//! `menagerie pgn-check`: every game of a PGN file replayed with our rules.
+//! `menagerie pgn-check`: every game of a PGN file replayed with our rules: our SAN (the
+//! runner's PGN), coordinate moves, and SAN as XBoard writes it.
 
 use crate::arena::pgn::{self, ReadGame};
-use crate::notation::{parse_move, parse_san, Dialect};
+use crate::board::Position;
+use crate::core::Move;
+use crate::notation::{parse_move, parse_san, Dialect, MoveError};
 use crate::protocol::xboard_variant as xboard;
-use crate::variants::{self, Variant};
+use crate::variants::{self, san, Variant};
 use std::path::Path;
 
 /// Replays every game of `file` in `dialect` (`uci` or `cecp`), each in its `Variant` tag's
@@ -60,24 +63,38 @@ fn replay(v: &'static dyn Variant, g: &ReadGame, dialect: Dialect) -> Result<(),
         None => v.start_position(),
     };
     for (n, token) in g.moves.iter().enumerate() {
-        let m = parse_move(v, &pos, dialect, token)
-            .or_else(|_| parse_san(v, &pos, dialect, token))
-            .or_else(|e| match dialect {
-                Dialect::Cecp => xboard::parse_xboard_san(v, &pos, token)
-                    .or_else(|_| xboard::parse_kill_san(v, &pos, token))
-                    .map_err(|_| e),
-                Dialect::Uci => Err(e),
-            })
-            .map_err(|e| {
-                format!(
-                    " ({} vs {}), ply {}: {e} in {}",
-                    g.tag("White").unwrap_or("?"),
-                    g.tag("Black").unwrap_or("?"),
-                    n + 1,
-                    v.fen(&pos)
-                )
-            })?;
+        let m = read_move(v, &pos, dialect, token).map_err(|e| {
+            format!(
+                " ({} vs {}), ply {}: {e} in {}",
+                g.tag("White").unwrap_or("?"),
+                g.tag("Black").unwrap_or("?"),
+                n + 1,
+                v.fen(&pos)
+            )
+        })?;
         pos = v.play(&pos, m);
     }
     Ok(())
+}
+
+/// One move of a PGN: under UCI our SAN (`san::read`, which also takes coordinates and SAN as
+/// GUIs write it); under CECP, for XBoard's PGN, coordinates, SAN and XBoard's own forms in
+/// XBoard's numbering (our SAN numbers squares as UCI does, so the runner's PGN is read under
+/// UCI, the default).
+fn read_move(
+    v: &'static dyn Variant,
+    pos: &Position,
+    dialect: Dialect,
+    token: &str,
+) -> Result<Move, MoveError> {
+    match dialect {
+        Dialect::Uci => san::read(v, pos, token),
+        Dialect::Cecp => parse_move(v, pos, dialect, token)
+            .or_else(|_| parse_san(v, pos, dialect, token))
+            .or_else(|e| {
+                xboard::parse_xboard_san(v, pos, token)
+                    .or_else(|_| xboard::parse_kill_san(v, pos, token))
+                    .map_err(|_| e)
+            }),
+    }
 }

@@ -15,6 +15,8 @@ use crate::core::{Color, Move, MoveList};
 /// can stand in check at once (the Existentialist's protected King+Archer may stay attacked),
 /// every move may give check and extend.
 const EXTENSION_PLY_FACTOR: usize = 2;
+/// With helpers, least depth of a node whose moves wait while another thread searches them.
+const DEFER_DEPTH: i32 = 3;
 
 /// What the steps of one node read: its depth (which internal iterative reduction may lower), its
 /// distance from the root, whether it is on a PV line, and whether its side to move is in check.
@@ -160,9 +162,25 @@ impl Worker<'_> {
         let mut index = 0;
         let mut quiets_tried = MoveList::new();
         let may_prune = !node.pv_node && !node.in_check;
-        while let Some(m) = picker.next_demoting(|m, s| self.see_demotion(pos, m, s)) {
-            // A capture scored as good has been found not to lose material.
-            let counted_good = is_good_capture_score(picker.last_score());
+        // With helpers, a move after the first whose position another thread is searching waits
+        // until the others are tried (the threads then share out the node's moves); it is tried
+        // last, by which time the table may hold its result.
+        let defer = self.shared.helpers > 0 && node.depth >= DEFER_DEPTH;
+        let mut deferred: Vec<Move> = Vec::new();
+        let mut next_deferred = 0;
+        loop {
+            let (m, was_deferred) = match picker.next_demoting(|m, s| self.see_demotion(pos, m, s))
+            {
+                Some(m) => (m, false),
+                None if next_deferred < deferred.len() => {
+                    next_deferred += 1;
+                    (deferred[next_deferred - 1], true)
+                }
+                None => break,
+            };
+            // A capture scored as good has been found not to lose material; a deferred move has
+            // passed the static exchange test already.
+            let counted_good = was_deferred || is_good_capture_score(picker.last_score());
             let quiet = !variant.rulings().is_noisy(pos, m);
             let child = variant.play(pos, m);
             let gives_check = variant.in_check(&child);
@@ -194,8 +212,15 @@ impl Worker<'_> {
                 index += 1;
                 continue;
             }
+            if defer && index > 0 && !was_deferred && self.shared.is_busy(child.hash()) {
+                deferred.push(m);
+                continue;
+            }
             let extend = gives_check && node.ply < EXTENSION_PLY_FACTOR * self.root_depth as usize;
             let new_depth = node.depth - 1 + i32::from(extend);
+            if defer {
+                self.shared.mark_busy(child.hash());
+            }
             self.path.push(pos.hash());
             let score = if index == 0 {
                 let (ply, pv_node) = (node.ply, node.pv_node);
@@ -215,6 +240,9 @@ impl Worker<'_> {
                 self.search_later(pos, &child, node, new_depth, r, alpha, beta, gives_check)
             };
             self.path.pop();
+            if defer {
+                self.shared.clear_busy(child.hash());
+            }
             if self.aborted {
                 return None;
             }

@@ -37,7 +37,7 @@ use crate::board::Position;
 use crate::core::{Color, Move};
 use crate::third_party::{seeded_choice, Policy, ThirdParty};
 use crate::variants::Variant;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use worker::Worker;
@@ -202,6 +202,18 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
+/// One iteration as the first thread to finish it found it: its lines, best first, as (score,
+/// line).
+#[derive(Clone)]
+struct Iteration {
+    depth: u32,
+    seldepth: u32,
+    lines: Vec<(i32, Vec<Move>)>,
+}
+
+/// Entries of the table of nodes being searched (a power of two).
+const BUSY_ENTRIES: usize = 4096;
+
 /// Everything the search threads share.
 struct Shared<'a> {
     variant: &'a dyn Variant,
@@ -211,6 +223,57 @@ struct Shared<'a> {
     budget: TimeBudget,
     /// Nodes of all threads, published in batches.
     nodes: AtomicU64,
+    /// Threads besides the main one.
+    helpers: usize,
+    /// Every finished iteration, from depth 1 on without a gap, each from the thread that
+    /// finished it first; `completed` is their number, the deepest finished depth.
+    iterations: Mutex<Vec<Iteration>>,
+    completed: AtomicU32,
+    /// With helpers, the hashes of the positions some thread is searching (by the low bits of
+    /// the hash, 0 for none), so that the others try other moves first; empty with one thread.
+    busy: Vec<AtomicU64>,
+}
+
+impl Shared<'_> {
+    /// The deepest iteration any thread has finished (0 before the first).
+    fn completed(&self) -> u32 {
+        self.completed.load(Ordering::Acquire)
+    }
+
+    /// Records an iteration a thread finished, unless another finished it first. Threads start
+    /// no iteration deeper than one past the deepest finished, so the record has no gaps.
+    fn complete(&self, iteration: Iteration) {
+        let mut done = self.iterations.lock().expect("iterations lock");
+        if done.len() + 1 == iteration.depth as usize {
+            self.completed.store(iteration.depth, Ordering::Release);
+            done.push(iteration);
+        }
+    }
+
+    /// The busy-table slot of a position.
+    fn busy_slot(&self, hash: u64) -> Option<&AtomicU64> {
+        self.busy.get(hash as usize & (BUSY_ENTRIES - 1))
+    }
+
+    /// Whether another thread is searching the position with this hash.
+    fn is_busy(&self, hash: u64) -> bool {
+        self.busy_slot(hash)
+            .is_some_and(|slot| slot.load(Ordering::Relaxed) == hash)
+    }
+
+    /// Marks the position with this hash as being searched.
+    fn mark_busy(&self, hash: u64) {
+        if let Some(slot) = self.busy_slot(hash) {
+            slot.store(hash, Ordering::Relaxed);
+        }
+    }
+
+    /// Clears the mark of the position with this hash, if it is still there.
+    fn clear_busy(&self, hash: u64) {
+        if let Some(slot) = self.busy_slot(hash) {
+            let _ = slot.compare_exchange(hash, 0, Ordering::Relaxed, Ordering::Relaxed);
+        }
+    }
 }
 
 /// Searches `root` (whose game history is `history`, oldest first) within `limits`, with
@@ -236,6 +299,7 @@ pub fn search(
         };
     }
     tt.new_search();
+    let helpers = pool.map_or(0, |p| p.current_num_threads());
     let shared = Shared {
         variant,
         tt,
@@ -243,13 +307,22 @@ pub fn search(
         limits,
         budget: TimeBudget::new(limits),
         nodes: AtomicU64::new(0),
+        helpers,
+        iterations: Mutex::new(Vec::new()),
+        completed: AtomicU32::new(0),
+        busy: if helpers > 0 {
+            (0..BUSY_ENTRIES).map(|_| AtomicU64::new(0)).collect()
+        } else {
+            Vec::new()
+        },
     };
-    let helpers = pool.map_or(0, |p| p.current_num_threads());
     let Some(pool) = pool.filter(|_| helpers > 0) else {
         return Worker::new(&shared, 0, history).run(root, on_info);
     };
-    // Lazy SMP: helpers search the same tree and fill the shared table; the main thread, running
-    // here, decides when to stop and reports.
+    // Lazy SMP: helpers search the same tree and fill the shared table; every thread deepens
+    // from the deepest iteration any thread has finished, and tries first the moves no other
+    // thread is searching. The main thread, running here, reports every finished iteration as
+    // soon as it sees it and decides when to stop.
     pool.in_place_scope(|scope| {
         for id in 1..=helpers {
             let shared = &shared;

@@ -3,7 +3,7 @@
 
 use super::tt::{Bound, TtEntry};
 use super::worker::Worker;
-use super::{to_tt, Info, Score, SearchResult, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::{to_tt, Info, Iteration, Score, SearchResult, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::board::Position;
 use crate::core::{Move, MoveList};
 use std::sync::atomic::Ordering;
@@ -15,7 +15,10 @@ const ASPIRATION_DEPTH: u32 = 4;
 
 impl Worker<'_> {
     /// Deepens the search of `root` one iteration at a time until a limit is reached or the
-    /// search is stopped; the main thread reports each iteration's lines to `on_info`.
+    /// search is stopped. Each iteration starts one ply deeper than the deepest any thread has
+    /// finished, and a thread gives up an iteration once another has finished its depth; the
+    /// main thread reports every finished iteration to `on_info`, in order of depth, and answers
+    /// with the deepest.
     pub(super) fn run(&mut self, root: &Position, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
         let limits = self.shared.limits;
         let mut root_moves = self.root_moves(root);
@@ -32,63 +35,102 @@ impl Worker<'_> {
         let lines = limits.multipv.clamp(1, root_moves.len());
         let mut last_iteration_nodes = 0;
         let mut last_score: i32 = 0;
-        // Helpers start one ply deeper every other thread, so the threads spread over depths.
-        let first_depth = if self.is_main() {
-            1
-        } else {
-            1 + (self.id % 2) as u32
-        };
-        for depth in first_depth..=max_depth {
+        // Iterations taken in (and reported, on the main thread) so far.
+        let mut taken = 0;
+        // The depth and nodes of the iteration this thread has just finished itself.
+        let mut own: Option<(u32, u64)> = None;
+        loop {
+            // Step 1. Take in the iterations finished since the last look, by any thread: report
+            // them, keep the deepest's best line and search its best move first.
+            let before = taken;
+            self.take_in(&mut taken, &mut result, &mut root_moves, on_info);
+            if taken > before {
+                last_score = result.score;
+            }
+            if self.is_main() && taken > before {
+                // Step 2. A tree that stopped growing is resolved to the end (every line ends by
+                // a rule): deeper iterations would only repeat it. An infinite search (analysis,
+                // a ponder) goes on deepening and reporting until told to stop, as a client that
+                // waits for a depth expects.
+                match own {
+                    Some((depth, grown)) if depth == taken => {
+                        if depth > 1 && grown == last_iteration_nodes && !self.unbounded() {
+                            break;
+                        }
+                        last_iteration_nodes = grown;
+                    }
+                    _ => last_iteration_nodes = u64::MAX,
+                }
+                // Step 3. Stop when the iteration used enough of the time, or a wanted mate is
+                // found.
+                if self.iterations_done(taken, result.score) {
+                    break;
+                }
+            }
+            let depth = taken + 1;
+            if depth > max_depth {
+                break;
+            }
+            // Step 4. Search the lines, each with an aspiration window.
             let nodes_before = self.nodes;
-            // Step 1. Search the lines, each with an aspiration window.
+            own = None;
             let mut found =
-                self.search_lines(root, depth, &root_moves, lines, last_score, first_depth);
+                self.search_lines(root, depth, &root_moves, lines, last_score, taken == 0);
+            if self.overtaken && !self.shared.control.stopped() {
+                // Another thread finished this depth first: its iteration is taken in above.
+                self.aborted = false;
+                self.overtaken = false;
+                continue;
+            }
             if found.is_empty() {
                 break;
             }
-            // Step 2. Report the lines, best first, and keep the best.
+            // Step 5. Record the iteration; one stopped part way counts with the lines it
+            // finished (in the first iteration, the first line's partial answer beats none).
             found.sort_by_key(|(score, _)| -score);
-            if self.is_main() {
-                self.report(depth, &found, on_info);
-            }
-            let (score, pv) = &found[0];
-            last_score = *score;
-            result = SearchResult {
-                best: pv.first().copied(),
-                ponder: pv.get(1).copied(),
-                score: *score,
+            self.shared.complete(Iteration {
                 depth,
-                nodes: 0,
-            };
-            // Step 3. Search the best move first in the next iteration.
-            if let Some(best) = result.best {
-                if let Some(i) = root_moves.iter().position(|&m| m == best) {
-                    root_moves[..=i].rotate_right(1);
-                }
-            }
-            if self.aborted || !self.is_main() {
-                if self.aborted {
-                    break;
-                }
-                continue;
-            }
-            // Step 4. A tree that stopped growing is resolved to the end (every line ends by a
-            // rule): deeper iterations would only repeat it. An infinite search (analysis, a
-            // ponder) goes on deepening and reporting until told to stop, as a client that waits
-            // for a depth expects.
-            let grown = self.nodes - nodes_before;
-            if depth > 1 && grown == last_iteration_nodes && !self.unbounded() {
+                seldepth: self.seldepth as u32,
+                lines: found,
+            });
+            if self.aborted {
                 break;
             }
-            last_iteration_nodes = grown;
-            // Step 5. Stop when the iteration used enough of the time, or a wanted mate is found.
-            if self.iterations_done(depth, *score) {
-                break;
-            }
+            own = Some((depth, self.nodes - nodes_before));
         }
+        // Iterations other threads finished meanwhile are deeper still.
+        self.take_in(&mut taken, &mut result, &mut root_moves, on_info);
         self.publish();
         result.nodes = self.shared.nodes.load(Ordering::Relaxed);
         result
+    }
+
+    /// Takes in the iterations finished after the first `taken`: the main thread reports them
+    /// to `on_info`; `result` becomes the deepest's answer, and its best move moves to the front
+    /// of `root_moves`.
+    fn take_in(
+        &self,
+        taken: &mut u32,
+        result: &mut SearchResult,
+        root_moves: &mut [Move],
+        on_info: &mut dyn FnMut(&Info),
+    ) {
+        let new: Vec<Iteration> = {
+            let done = self.shared.iterations.lock().expect("iterations lock");
+            done.get(*taken as usize..).unwrap_or_default().to_vec()
+        };
+        for it in &new {
+            if self.is_main() {
+                self.report(it.depth, it.seldepth, &it.lines, on_info);
+            }
+            *result = answer(it.depth, &it.lines);
+            *taken = it.depth;
+        }
+        if let Some(best) = result.best.filter(|_| !new.is_empty()) {
+            if let Some(i) = root_moves.iter().position(|&m| m == best) {
+                root_moves[..=i].rotate_right(1);
+            }
+        }
     }
 
     /// The legal moves of the root that the limits let the search play.
@@ -105,8 +147,8 @@ impl Worker<'_> {
     }
 
     /// One iteration's `lines` best lines, each the best of the moves the earlier ones do not
-    /// start with, as (score, line). A search stopped part way keeps the lines it finished; in
-    /// the first iteration, also the first line's partial answer.
+    /// start with, as (score, line). A search stopped part way keeps the lines it finished; with
+    /// `keep_partial` (no iteration finished yet), also the first line's partial answer.
     fn search_lines(
         &mut self,
         root: &Position,
@@ -114,7 +156,7 @@ impl Worker<'_> {
         root_moves: &[Move],
         lines: usize,
         last_score: i32,
-        first_depth: u32,
+        keep_partial: bool,
     ) -> Vec<(i32, Vec<Move>)> {
         let mut found: Vec<(i32, Vec<Move>)> = Vec::new();
         for line in 0..lines {
@@ -131,7 +173,7 @@ impl Worker<'_> {
                 } else {
                     self.root(root, depth, &candidates, -INFINITY, INFINITY)
                 };
-            if self.aborted && !(depth == first_depth && line == 0 && !pv.is_empty()) {
+            if self.aborted && !(keep_partial && line == 0 && !pv.is_empty()) {
                 break;
             }
             found.push((score, pv));
@@ -140,12 +182,18 @@ impl Worker<'_> {
     }
 
     /// Sends one iteration's lines, best first, to `on_info`.
-    fn report(&self, depth: u32, found: &[(i32, Vec<Move>)], on_info: &mut dyn FnMut(&Info)) {
+    fn report(
+        &self,
+        depth: u32,
+        seldepth: u32,
+        found: &[(i32, Vec<Move>)],
+        on_info: &mut dyn FnMut(&Info),
+    ) {
         let hashfull = self.shared.tt.hashfull();
         for (i, (score, pv)) in found.iter().enumerate() {
             let info = Info {
                 depth,
-                seldepth: self.seldepth as u32,
+                seldepth,
                 multipv: i + 1,
                 score: *score,
                 nodes: self.total_nodes(),
@@ -268,5 +316,17 @@ impl Worker<'_> {
             );
         }
         (best, best_pv)
+    }
+}
+
+/// The answer of an iteration to `depth` whose lines are `found`, best first.
+fn answer(depth: u32, found: &[(i32, Vec<Move>)]) -> SearchResult {
+    let (score, pv) = &found[0];
+    SearchResult {
+        best: pv.first().copied(),
+        ponder: pv.get(1).copied(),
+        score: *score,
+        depth,
+        nodes: 0,
     }
 }

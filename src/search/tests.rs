@@ -132,6 +132,173 @@ fn two_threads_answer_legally_and_stop() {
     assert_eq!(r.depth, 6);
 }
 
+/// What a two-thread search reported and answered: the (depth, score, first move) of every
+/// reported line, and the result.
+fn two_thread_search(
+    v: &dyn Variant,
+    pos: &Position,
+    limits: &Limits,
+    pool: &rayon::ThreadPool,
+) -> (Vec<(u32, i32, Move)>, SearchResult) {
+    let tt = TranspositionTable::new(4);
+    let mut reported = Vec::new();
+    let r = search(
+        v,
+        pos,
+        &[],
+        limits,
+        &Control::new(false),
+        &tt,
+        Some(pool),
+        &mut |info: &Info| reported.push((info.depth, info.score, info.pv[0])),
+    );
+    (reported, r)
+}
+
+/// With two threads every depth is reported once, in order from 1 without a gap, whichever
+/// thread finished it; the answer is the deepest reported line's move and score. Several games
+/// and runs, since two threads search differently each time.
+#[test]
+fn two_threads_report_every_depth_once_and_answer_from_the_deepest() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .stack_size(THREAD_STACK_BYTES)
+        .build()
+        .unwrap();
+    for name in [
+        "chess",
+        "schizophrenic",
+        "chaos",
+        "afterlife",
+        "existentialist",
+    ] {
+        let v = variants::by_name(name).unwrap();
+        let positions = std::iter::once(v.start_position()).chain(random_positions(v, 3, 5));
+        for (i, pos) in positions.enumerate() {
+            let mut legal = MoveList::new();
+            v.legal_moves(&pos, &mut legal);
+            if legal.is_empty() || pos.turn() == Color::Neutral {
+                continue;
+            }
+            for run in 0..3 {
+                let limits = Limits {
+                    depth: Some(5),
+                    nodes: Some(3_000_000),
+                    ..Default::default()
+                };
+                let (reported, r) = two_thread_search(v, &pos, &limits, &pool);
+                let depths: Vec<u32> = reported.iter().map(|l| l.0).collect();
+                let want: Vec<u32> = (1..=r.depth).collect();
+                assert_eq!(depths, want, "{name} position {i} run {run}");
+                assert_eq!(r.depth, 5, "{name} position {i} run {run}");
+                let &(_, score, best) = reported.last().unwrap();
+                assert_eq!((r.best, r.score), (Some(best), score), "{name} {i} {run}");
+                assert!(legal.contains(best));
+            }
+        }
+    }
+}
+
+/// A two-thread search stopped by its clock still answers from its deepest reported line, and
+/// reports its depths in order without a gap.
+#[test]
+fn a_timed_two_thread_search_answers_from_its_last_report() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .stack_size(THREAD_STACK_BYTES)
+        .build()
+        .unwrap();
+    for name in ["chess", "afterlife"] {
+        let v = variants::by_name(name).unwrap();
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(150)),
+            ..Default::default()
+        };
+        let (reported, r) = two_thread_search(v, &v.start_position(), &limits, &pool);
+        let depths: Vec<u32> = reported.iter().map(|l| l.0).collect();
+        assert_eq!(depths, (1..=r.depth).collect::<Vec<u32>>(), "{name}");
+        let &(_, score, best) = reported.last().unwrap();
+        assert_eq!((r.best, r.score), (Some(best), score), "{name}");
+    }
+}
+
+/// Iterations another thread has finished are taken in by the main thread: reported first, in
+/// order, and searched on from, one ply deeper. Here they are those of an earlier one-thread
+/// search, put in the record by hand before the main thread starts.
+#[test]
+fn the_main_thread_reports_and_deepens_from_iterations_others_finished() {
+    let v = variants::by_name("chess").unwrap();
+    let pos = v.start_position();
+    let mut earlier = Vec::new();
+    let tt = TranspositionTable::new(4);
+    let shallow = Limits {
+        depth: Some(3),
+        ..Default::default()
+    };
+    search(
+        v,
+        &pos,
+        &[],
+        &shallow,
+        &Control::new(false),
+        &tt,
+        None,
+        &mut |info: &Info| earlier.push((info.depth, info.score, info.pv.clone())),
+    );
+    assert_eq!(earlier.len(), 3);
+    let limits = Limits {
+        depth: Some(5),
+        ..Default::default()
+    };
+    let control = Control::new(false);
+    let shared = Shared {
+        variant: v,
+        tt: &tt,
+        control: &control,
+        limits: &limits,
+        budget: TimeBudget::new(&limits),
+        nodes: AtomicU64::new(0),
+        helpers: 0,
+        iterations: Mutex::new(Vec::new()),
+        completed: AtomicU32::new(0),
+        busy: Vec::new(),
+    };
+    for (depth, score, pv) in &earlier {
+        shared.complete(Iteration {
+            depth: *depth,
+            seldepth: 0,
+            lines: vec![(*score, pv.clone())],
+        });
+    }
+    // A gap or a repeat is refused.
+    shared.complete(Iteration {
+        depth: 5,
+        seldepth: 0,
+        lines: vec![(0, earlier[0].2.clone())],
+    });
+    shared.complete(Iteration {
+        depth: 2,
+        seldepth: 0,
+        lines: vec![(0, earlier[0].2.clone())],
+    });
+    assert_eq!(shared.completed(), 3);
+    let mut reported = Vec::new();
+    let mut nodes_at = Vec::new();
+    let r = worker::Worker::new(&shared, 0, &[]).run(&pos, &mut |info: &Info| {
+        reported.push((info.depth, info.score, info.pv.clone()));
+        nodes_at.push(info.nodes);
+    });
+    assert_eq!(reported[..3], earlier[..]);
+    assert_eq!(
+        reported.iter().map(|l| l.0).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5]
+    );
+    // Depths 1 to 3 cost the main thread nothing.
+    assert_eq!(nodes_at[..3], [0, 0, 0]);
+    assert_eq!(r.depth, 5);
+    assert_eq!(r.best, reported[4].2.first().copied());
+}
+
 #[test]
 fn the_engine_table_has_the_size_of_the_hash_option() {
     let mut engine = crate::engine::Engine::new();

@@ -12,6 +12,9 @@ use std::sync::atomic::Ordering;
 
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
+/// With helpers, nodes between two looks at the deepest iteration another thread finished (a
+/// single atomic load): often, so that the main thread reports it without delay.
+const OVERTAKEN_EVERY: u64 = 64;
 
 /// One search thread.
 pub(super) struct Worker<'a> {
@@ -22,6 +25,8 @@ pub(super) struct Worker<'a> {
     unpublished: u64,
     pub(super) seldepth: usize,
     pub(super) aborted: bool,
+    /// The iteration was given up (with `aborted`) because another thread finished its depth.
+    pub(super) overtaken: bool,
     /// Depth of the iteration being searched.
     pub(super) root_depth: u32,
     /// Plies below the horizon and quiet moves among them, in the quiescence line being searched.
@@ -53,6 +58,7 @@ impl<'a> Worker<'a> {
             unpublished: 0,
             seldepth: 0,
             aborted: false,
+            overtaken: false,
             root_depth: 0,
             quiesce_plies: 0,
             quiesce_quiet: 0,
@@ -89,10 +95,20 @@ impl<'a> Worker<'a> {
 
     /// Counts a node; every `CHECK_EVERY` nodes, publishes the count and looks at the stop flag
     /// and (on the main thread) the node and time limits, setting `aborted` when the search must
-    /// end.
+    /// end. With helpers, also gives up the iteration (`aborted` and `overtaken`) once another
+    /// thread has finished its depth.
     pub(super) fn count_node(&mut self) {
         self.nodes += 1;
         self.unpublished += 1;
+        if self.shared.helpers > 0
+            && !self.aborted
+            && self.nodes % OVERTAKEN_EVERY == 0
+            && self.shared.completed() >= self.root_depth
+        {
+            self.aborted = true;
+            self.overtaken = true;
+            return;
+        }
         if self.unpublished < CHECK_EVERY {
             return;
         }

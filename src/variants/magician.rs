@@ -4,6 +4,7 @@
 //! and the trigger are the two hooks below. `docs/rules/magician.md` cites the RULINGS items.
 
 use super::chess::{self, fide_pieces, BISHOP, PAWN};
+use super::san::{self, SanShape};
 use super::{GameModule, Presentation, SearchSwitches};
 use super::{Hooks, Pipeline};
 use crate::board::{Effects, Position};
@@ -200,6 +201,22 @@ impl Hooks for Magician {
 impl SearchSwitches for Magician {}
 
 impl Presentation for Magician {
+    /// The pawn move that also promotes a Magician: the move, `/`, the Magician and what it
+    /// becomes, `e6/Ma1=H` (`docs/protocol.md`, "SAN").
+    fn san_shape(&self, rules: &Rules, pos: &Position, m: Move) -> Option<SanShape> {
+        if !m.is(ALSO_PROMOTE) {
+            return None;
+        }
+        let aux = m.aux()?;
+        let capture = pos.piece_at(m.to()).is_some() || pos.ep_targets().contains(m.to());
+        let magician = san::letter_of(rules, pos, aux).unwrap_or('?');
+        let becomes = m.piece().map_or('?', |k| san::kind_letter(rules, k));
+        Some(SanShape {
+            suffix: format!("/{magician}{}={becomes}", san::square(rules, aux)),
+            ..SanShape::step(rules, pos, m.from(), m.to(), capture)
+        })
+    }
+
     fn legend_notes(&self) -> &'static [(char, &'static str)] {
         LEGEND
     }

@@ -11,6 +11,7 @@ pub mod divergent;
 pub mod existentialist;
 pub mod magician;
 pub mod presentation;
+pub mod san;
 pub mod schizophrenic;
 pub mod short;
 pub mod switches;

@@ -2,6 +2,7 @@
 //! board shows players. Nothing here changes a rule or a search; the facade hands it out as
 //! `Variant::presentation`.
 
+use super::san::SanShape;
 use crate::board::Position;
 use crate::core::{Bitboard, Move, Square};
 use crate::notation::Dialect;
@@ -19,6 +20,14 @@ pub trait Presentation: Send + Sync {
     /// form, for a game with no kinds of its own.
     fn special_text(&self, m: Move, _dialect: Dialect) -> String {
         format!("{m:?}")
+    }
+
+    /// The SAN shape of `m` in `pos` when the game writes it its own way (its own move kinds:
+    /// shots, merges, turns of several parts), without disambiguation or check marks, which
+    /// `san` adds. Called by `san::write` and `san::read` for every legal move. Default: none,
+    /// the core kind's shape (`docs/protocol.md`, "SAN").
+    fn san_shape(&self, _rules: &Rules, _pos: &Position, _m: Move) -> Option<SanShape> {
+        None
     }
 
     // ---- XBoard (`protocol::xboard_variant`) ----

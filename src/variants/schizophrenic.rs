@@ -5,6 +5,7 @@
 //! detection that sees explosions and Bobbers. `docs/rules/schizophrenic.md` cites the RULINGS
 //! items.
 
+use super::san::SanShape;
 use super::short::{self, BobberRules, TeleporterRules};
 use super::{chess, Hooks, Pipeline, Shortcuts};
 use super::{Bench, GameModule, Presentation, SearchSwitches};
@@ -405,6 +406,25 @@ impl SearchSwitches for Schizophrenic {
 }
 
 impl Presentation for Schizophrenic {
+    /// A Teleporter's explosion `Txf1=-` (it takes the piece and is gone too), the King's
+    /// teleport `K>a1` (`docs/protocol.md`, "SAN").
+    fn san_shape(&self, rules: &Rules, pos: &Position, m: Move) -> Option<SanShape> {
+        let step = |capture| SanShape::step(rules, pos, m.from(), m.to(), capture);
+        if m.is(EXPLODE) {
+            Some(SanShape {
+                suffix: "=-".to_string(),
+                ..step(true)
+            })
+        } else if m.is(KING_TELEPORT) {
+            Some(SanShape {
+                mark: ">",
+                ..step(false)
+            })
+        } else {
+            None
+        }
+    }
+
     fn special_text(&self, m: Move, dialect: Dialect) -> String {
         let geo = self.rules.geometry();
         let squares = format!(

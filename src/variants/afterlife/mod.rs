@@ -19,6 +19,7 @@ mod moves;
 mod score;
 mod turn;
 
+use super::san::SanShape;
 use super::{Bench, GameModule, Presentation, SearchSwitches};
 use super::{EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
 use crate::board::{Effects, FenError, PieceFlags, Position, PositionError};
@@ -412,6 +413,13 @@ impl SearchSwitches for Afterlife {
 }
 
 impl Presentation for Afterlife {
+    /// A turn's parts joined by `/`: the first part (`Wxc5`, a Reincarnation `W@c3`), the free
+    /// Sethling step (`Sh1-h2`) and the Destiny of the piece in Limbo (`F@j2`, `H@f1`, `P@-`)
+    /// (`docs/protocol.md`, "SAN").
+    fn san_shape(&self, rules: &Rules, pos: &Position, m: Move) -> Option<SanShape> {
+        Some(turn::san_shape(rules, pos, m))
+    }
+
     fn special_text(&self, m: Move, dialect: Dialect) -> String {
         turn::text(&self.rules, m, dialect)
     }

@@ -23,6 +23,7 @@ use crate::board::{Effects, PieceState, Position};
 use crate::core::{Bitboard, Color, Move, MoveKind, Piece, PieceKind, Square};
 use crate::notation::{square_text, Dialect};
 use crate::rules::Rules;
+use crate::variants::san::{self, SanShape};
 
 crate::special_kinds! {
     /// The game's one move kind: a whole turn.
@@ -516,6 +517,45 @@ pub fn text(rules: &Rules, m: Move, dialect: Dialect) -> String {
         Destiny::Ceases => out += &format!("/{w}@-"),
     }
     out
+}
+
+/// A turn's SAN shape (`Presentation::san_shape`): the first part as SAN, then `/` and each
+/// further part: the free step (`Sh1-h2`), the Destiny (`F@j2`, `H@f1`, `P@-`). A move of a
+/// core kind (none is generated) gets the shape of a board move.
+pub fn san_shape(rules: &Rules, pos: &Position, m: Move) -> SanShape {
+    let sq = |s| san::square(rules, s);
+    let letter = |k: PieceKind| san::kind_letter(rules, k);
+    let t = match m.kind() {
+        MoveKind::Special(_) => decode(m),
+        _ => return SanShape::step(rules, pos, m.from(), m.to(), pos.piece_at(m.to()).is_some()),
+    };
+    let mut shape = match t.part {
+        Part::Board { from, to } => {
+            let pawn = san::letter_of(rules, pos, from).is_none();
+            let capture = pos.piece_at(to).is_some() || (pawn && pos.ep_targets().contains(to));
+            SanShape::step(rules, pos, from, to, capture)
+        }
+        Part::Reincarnate { to, kind } => SanShape {
+            letter: Some(letter(kind)),
+            from: None,
+            mark: "@",
+            target: sq(to),
+            suffix: String::new(),
+        },
+    };
+    if let Some(n) = t.step {
+        let (a, b) = step_squares(n);
+        let mover = san::letter_of(rules, pos, a).map(String::from);
+        shape.suffix += &format!("/{}{}-{}", mover.unwrap_or_default(), sq(a), sq(b));
+    }
+    let w = letter(t.waiting);
+    match t.destiny {
+        Destiny::Stay => {}
+        Destiny::Hall => shape.suffix += &format!("/{w}@{}", sq(H1)),
+        Destiny::Twelve(s) => shape.suffix += &format!("/{w}@{}", sq(s)),
+        Destiny::Ceases => shape.suffix += &format!("/{w}@-"),
+    }
+    shape
 }
 
 /// The text XBoard is sent for a turn (`Presentation::xboard_text`): XBoard applies and relays one

@@ -20,6 +20,7 @@ mod moves;
 mod status;
 mod threats;
 
+use super::san::{self, SanShape};
 use super::short::{self, BobberRules, TeleporterRules};
 use super::{chess, EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
 use super::{Bench, GameModule, Presentation, SearchSwitches};
@@ -476,6 +477,51 @@ impl SearchSwitches for Existentialist {
 }
 
 impl Presentation for Existentialist {
+    /// A merge `A&e6`, a three-square shield `Z&f3&g3`, a shield's move `&d2-f2`, the King's
+    /// capture in place `Kxe1` and its step from a shared square `Ke2` (`docs/protocol.md`,
+    /// "SAN").
+    fn san_shape(&self, rules: &Rules, pos: &Position, m: Move) -> Option<SanShape> {
+        let capture = |sq: Square| {
+            let p = pos.piece_at(sq);
+            p.is_some() && p.color() != pos.turn()
+        };
+        let step = SanShape::step(rules, pos, m.from(), m.to(), false);
+        let king = || Some(san::kind_letter(rules, KING));
+        if m.is(MERGE) {
+            Some(SanShape { mark: "&", ..step })
+        } else if m.is(SHIELD3) {
+            let t1 = m.aux()?;
+            Some(SanShape {
+                mark: "&",
+                target: san::square(rules, t1),
+                suffix: format!("&{}", san::square(rules, m.to())),
+                ..step
+            })
+        } else if m.is(SHIELD_MOVE) {
+            let (from, to) = (san::square(rules, m.from()), san::square(rules, m.to()));
+            Some(SanShape {
+                letter: None,
+                from: None,
+                target: format!("&{from}-{to}"),
+                ..step
+            })
+        } else if m.is(IN_PLACE) {
+            Some(SanShape {
+                letter: king(),
+                mark: "x",
+                ..step
+            })
+        } else if m.is(SHARED_STEP) {
+            Some(SanShape {
+                letter: king(),
+                mark: if capture(m.to()) { "x" } else { "" },
+                ..step
+            })
+        } else {
+            None
+        }
+    }
+
     /// Merges, shield moves and the King's steps from a shared square are written as steps;
     /// the three-square shield in two legs; the capture in place as the King's square twice
     /// (RULINGS §12 item 5).
