@@ -7,7 +7,12 @@ and see the engine reply; undo; then play the game's special moves by clicks fro
 positions and check the board the rules say they lead to. Expected values come from the rules
 (`../shared/rules/RULINGS.md`, `docs/rules/`), not from the engine.
 
-Usage: browser.py URL [--screenshots DIR] [--only NAME]
+Then, in FIDE chess, Afterlife and Chaos, the analysis board: stepping through the move list
+by clicks and keys, variations, PGN in and out, analysis mode with its lines and arrow, the
+evaluation graph, drag and drop, a 400 px wide window, and an error cleared by the next
+success.
+
+Usage: browser.py URL [--screenshots DIR] [--only NAME] [--filter TEXT] [--suite games|board]
 Exits non-zero if any check fails; prints `N passed, N failed`.
 """
 
@@ -23,6 +28,7 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 WAIT = 20  # seconds for any one thing to appear
@@ -204,7 +210,13 @@ class Page:
         return self.d.find_element(By.ID, "fen").text.strip()
 
     def moves(self):
-        return len(self.css("#moves li"))
+        """The plies played to the position shown."""
+        return self.d.execute_script("return page.pos ? page.pos.moves.length : 0")
+
+    def ply_text(self, n):
+        """The text of ply `n` of the main line."""
+        found = self.css(f'#moves > [data-ply="{n}"]')
+        return found[0].text if found else None
 
     def load(self, name):
         self.d.get(f"{self.url}?variant={name}")
@@ -413,15 +425,15 @@ def test_nature_on_the_page(p):
     played = p.d.execute_script("return page.pos.moves[0]")
     check(played["side"] == "n", f"the ply is {played}")
     want = seeded_choice(legal, fen, 7)
-    check(played["text"] == want, f"Nature played {played['text']}, the seeded choice is {want}")
     check(p.d.execute_script("return page.pos.third_party.seed") == 7, "the seed was not set")
-    check(p.d.find_element(By.CSS_SELECTOR, "#moves li").text == f"({want})", "the move list")
+    check(played["uci"] == want, f"Nature played {played['uci']}, the seeded choice is {want}")
+    check(p.ply_text(1) == played["text"], "the move list")
     # The engine helping Black.
     legal = nature_to_act(p)
     choose_nature(p, "engine-b")
     p.wait(lambda: p.moves() == 1, "the engine's ply for Nature")
     played = p.d.execute_script("return page.pos.moves[0]")
-    check(played["side"] == "n" and played["text"] in legal, f"Nature's ply {played}")
+    check(played["side"] == "n" and played["uci"] in legal, f"Nature's ply {played}")
     tp = p.d.execute_script("return page.pos.third_party")
     check(tp["policy"] == "engine" and tp["favors"] == "b", f"the third party is {tp}")
     check(p.d.find_element(By.ID, "player-n").get_attribute("value") == "engine-b", "the select")
@@ -482,6 +494,301 @@ EXTRA = {
 }
 
 
+# ---- The analysis board: FIDE chess, Afterlife and Chaos ----
+
+# Moves are written in SAN on the page (the check of the chess PGN's move list).
+SAN_MOVES = True
+
+BOARD_GAMES = ["chess", "afterlife", "chaos"]
+
+# PGNs to paste, and what the rules say the board is afterwards: square -> piece (None: empty).
+PGNS = {
+    # The Ruy Lopez, by hand: 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6.
+    "chess": ("[Event \"t\"]\n[Variant \"chess\"]\n\n1. e4 e5 2. Nf3 {a comment} Nc6 $1 3. Bb5 (3. Bc4 Bc5) a6 *\n",
+              {"fen": "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4", "plies": 6}),
+    # Coordinate moves: a White Sethling steps b2-b3.
+    "afterlife": ("[Variant \"afterlife\"]\n\n1. b2b3 *\n", {"b3": "S", "b2": None, "plies": 1}),
+    # From a set-up position: Nature places a Knight on a4, then Black's g8 Knight goes to f6
+    # (SAN: the c6 Knight cannot reach f6).
+    "chaos": (f"[Variant \"chaos\"]\n[FEN \"{CHAOS_NATURE}\"]\n[SetUp \"1\"]\n\nN@a4 {{third party}} 3... Nf6 *\n",
+              {"a4": "_N", "f6": "n", "g8": None, "plies": 2}),
+}
+
+# A move to drag in each game, and the piece that must then stand on its target.
+DRAGS = {"chess": ("e2", "e4", "P"), "afterlife": ("b2", "b3", "S"), "chaos": ("e2", "e4", "P")}
+
+
+def send_js(p, cmd):
+    p.d.execute_script("send(arguments[0])", cmd)
+
+
+def play_plies(p, n):
+    """Plays `n` plies, each the first of the legal moves in sorted order; returns the FEN
+    before the first and after each."""
+    fens = [p.fen()]
+    for i in range(n):
+        legal = sorted(p.d.execute_script("return page.pos.legal"))
+        check(legal, f"no legal move at ply {i + 1}")
+        before = p.moves()
+        send_js(p, {"cmd": "move", "text": legal[0]})
+        try:
+            p.wait(lambda: p.moves() == before + 1, f"ply {i + 1}")
+        except Failure as e:
+            seen = p.d.execute_script(
+                "return JSON.stringify({message: document.getElementById('message').textContent,"
+                " moves: page.pos.moves, players: page.pos.players, turn: page.pos.turn,"
+                " socket: page.socket.readyState})")
+            raise Failure(f"{e} ({legal[0]} sent; the page has {seen})")
+        fens.append(p.fen())
+    return fens
+
+
+def fresh(p, name):
+    p.load(name)
+    p.set_players("human", "human", "human")
+
+
+def press(p, key):
+    ActionChains(p.d).send_keys(key).perform()
+
+
+def set_pgn_input(p, text):
+    p.d.execute_script("document.getElementById('pgn-input').value = arguments[0]", text)
+    p.d.find_element(By.ID, "load-pgn").click()
+
+
+def test_step_through(p, name):
+    """Clicking a ply shows its position; the arrow keys, Home and End step; a move from an
+    earlier position starts a variation and keeps the main line."""
+    fresh(p, name)
+    fens = play_plies(p, 4)
+    for n in range(1, 5):
+        check(p.ply_text(n), f"no element for ply {n}")
+    p.css('#moves [data-ply="2"]')[0].click()
+    p.wait(lambda: p.fen() == fens[2], "the position after ply 2")
+    check(p.board_piece_count() == fen_piece_count(fens[2]), "pieces drawn differ from the FEN")
+    check("current" in p.css('#moves [data-ply="2"]')[0].get_attribute("class"), "ply 2 not marked")
+    for key, want in ((Keys.ARROW_LEFT, 1), (Keys.ARROW_RIGHT, 2), (Keys.HOME, 0), (Keys.END, 4),
+                      (Keys.ARROW_LEFT, 3)):
+        press(p, key)
+        p.wait(lambda: p.fen() == fens[want], f"the position after ply {want} by the keys")
+    # From ply 1, another move than the one played: a variation.
+    press(p, Keys.HOME)
+    press(p, Keys.ARROW_RIGHT)
+    p.wait(lambda: p.fen() == fens[1], "ply 1")
+    legal = sorted(p.d.execute_script("return page.pos.legal"))
+    played = p.d.execute_script("return page.pos.tree[page.pos.tree[page.pos.cursor].children[0]].uci")
+    other = next(t for t in legal if t != played)
+    send_js(p, {"cmd": "move", "text": other})
+    p.wait(lambda: p.css('#moves .variation [data-ply="2"]'), "the variation in the move list")
+    check(p.fen() != fens[2], "the variation shows the main line's position")
+    check(len(p.css('#moves > [data-ply]')) == 4, "the main line was not kept")
+    p.css('#moves > [data-ply="4"]')[0].click()
+    p.wait(lambda: p.fen() == fens[4], "the main line's end")
+
+
+def test_pgn(p, name):
+    """A pasted PGN loads (SAN or coordinates, tags, comments, a variation); a bad one names
+    its move and changes nothing; Copy PGN's text loads back to the same position."""
+    other = "chess" if name != "chess" else "afterlife"
+    fresh(p, other)  # the PGN's tag chooses the game
+    text, want = PGNS[name]
+    set_pgn_input(p, text)
+    p.wait(lambda: p.d.execute_script("return page.variant.name") == name and p.moves() == want["plies"],
+           f"the {name} PGN to load")
+    for sq, piece in want.items():
+        if sq == "fen":
+            check(p.fen() == piece, f"after the PGN #fen is '{p.fen()}', expected '{piece}'")
+        elif sq != "plies":
+            check(p.piece_on(sq) == piece, f"after the PGN {sq} holds {p.piece_on(sq)}, expected {piece}")
+    check(len(p.css("#moves [data-ply]")) >= want["plies"], "the moves are not listed")
+    if name == "chess":
+        check(p.css("#moves .variation"), "the PGN's variation is not shown")
+        if SAN_MOVES:
+            got = [p.ply_text(n) for n in range(1, 7)]
+            check(got == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"], f"the move list reads {got}")
+    loaded = p.fen()
+    exported = p.d.find_element(By.ID, "pgn").get_attribute("value")
+    check(f'[Variant "{name}"]' in exported, f"Copy PGN's text lacks the Variant tag: {exported}")
+    # A bad PGN: its last move is illegal.
+    bad = text.replace("b2b3", "b2b3 b3b9") if name == "afterlife" else text.replace("*", "Kz9 *")
+    set_pgn_input(p, bad)
+    p.wait(lambda: "PGN refused" in p.d.find_element(By.ID, "message").text, "the PGN's refusal")
+    message = p.d.find_element(By.ID, "message").text
+    check("Kz9" in message or "b3b9" in message, f"the refusal does not name the move: {message}")
+    check(p.fen() == loaded, "a refused PGN changed the position")
+    # What Copy PGN writes loads back in a new game, and the error goes.
+    send_js(p, {"cmd": "new", "variant": other})
+    p.wait(lambda: p.d.execute_script("return page.variant.name") == other, "a new game")
+    set_pgn_input(p, exported)
+    p.wait(lambda: p.fen() == loaded, "Copy PGN's text to load back")
+    check(p.d.find_element(By.ID, "message").text == "", "the error stayed after a success")
+
+
+def best_move_drawn(p):
+    """Whether the first line's first move is drawn: a ring where a piece is placed, else an
+    arrow from its first square (a pass draws nothing)."""
+    best = p.d.execute_script("return page.lines[0] && page.lines[0].pv_uci[0]")
+    if not best:
+        return False
+    main = best.split("+")[0].split("/")[0]
+    if "@" in main:
+        return bool(p.css(f'#arrows .mark[data-square-mark="{main.split("@")[1]}"]'))
+    if best == "0000":
+        return True
+    return bool(p.css(f'#arrows .arrow[data-from="{main[:2]}"], #arrows .arrow[data-from="{main[:3]}"], #arrows .mark'))
+
+
+def analysis_shown(p, lines):
+    ok = p.d.execute_script(
+        "return page.pos.analysis === arguments[0] && !!page.lines[0] && page.lines[0].node === page.pos.cursor",
+        lines)
+    # Read in one script: the lines are drawn again as each iteration comes.
+    shown = p.d.execute_script(
+        "return [...document.querySelectorAll('#analysis-lines .line-moves')].some(e => e.textContent.trim())")
+    return ok and shown and best_move_drawn(p)
+
+
+def test_analysis(p, name):
+    """Analysis mode: lines with score, depth and moves, the bar, the best move drawn; stepping
+    back analyses the position shown; then the game's graph."""
+    fresh(p, name)
+    fens = play_plies(p, 3)
+    p.d.execute_script("document.getElementById('lines').value = '3'")
+    p.d.find_element(By.ID, "analyse").click()
+    p.wait(lambda: analysis_shown(p, 3), "analysis lines and the best move drawn", timeout=40)
+    check(len(p.css("#analysis-lines .line")) == 3, "three lines asked for")
+    depth = p.d.execute_script("return document.querySelector('#analysis-lines .line .depth').textContent")
+    check(depth.startswith("d"), f"no depth shown: '{depth}'")
+    check(p.css("#eval-bar")[0].is_displayed(), "no evaluation bar")
+    press(p, Keys.ARROW_LEFT)
+    p.wait(lambda: p.fen() == fens[2], "the step back")
+    p.wait(lambda: analysis_shown(p, 3), "the analysis of the position stepped to", timeout=40)
+    p.d.find_element(By.ID, "analyse").click()
+    p.wait(lambda: p.d.execute_script("return page.pos.analysis === null && !page.pos.thinking"), "analysis off")
+    check(not p.css("#arrows .arrow") and not p.css("#arrows .mark"), "the arrow stayed")
+    press(p, Keys.END)
+    p.wait(lambda: p.fen() == fens[3], "the end")
+    p.d.find_element(By.ID, "analyse-game").click()
+    p.wait(lambda: len(p.css("#graph .point")) >= 3 and not p.d.execute_script("return page.pos.scan"),
+           "the graph of the analysed game", timeout=60)
+    check(p.fen() == fens[3], "the position shown did not come back after the game's analysis")
+    first_node = p.css("#graph .point")[0].get_attribute("data-node")
+    p.d.execute_script("document.querySelector('#graph .point').dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: document.getElementById('graph-svg').getBoundingClientRect().left + 1}))")
+    want = fens[int(p.d.execute_script("return page.pos.tree[arguments[0]].ply", int(first_node)))]
+    p.wait(lambda: p.fen() == want, "a click on the graph's first point")
+
+
+def test_chaos_drop_marked(p):
+    """A White Queen in hand, the best move a drop: a ring marks where it goes. Then Nature's
+    turn in analysis mode."""
+    fresh(p, "chaos")
+    p.set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR[Q_R_B_N] w KQkq - 0 1 0")
+    p.d.find_element(By.ID, "analyse").click()
+    p.wait(lambda: analysis_shown(p, int(p.d.find_element(By.ID, "lines").get_attribute("value"))),
+           "the analysis", timeout=40)
+    best = p.d.execute_script("return page.lines[0].pv_uci[0]")
+    check("@" in best, f"the best move {best} is not the Queen's drop")
+    square = best.split("@")[1]
+    check(p.css(f'#arrows .mark[data-square-mark="{square}"]'), f"no ring on {square} for {best}")
+    # Nature to act, played by a person: the line is the ply of the seeded choice, which the
+    # search follows (computed here from its documented definition).
+    p.set_fen(CHAOS_NATURE)
+    p.wait(lambda: p.d.execute_script("return page.pos.turn") == "n", "Nature's turn")
+    legal = p.d.execute_script("return page.pos.legal")
+    seed = p.d.execute_script("return page.pos.third_party.seed")
+    want = seeded_choice(legal, p.fen(), seed)
+    p.wait(lambda: analysis_shown(p, int(p.d.find_element(By.ID, "lines").get_attribute("value"))),
+           "the analysis of Nature's turn", timeout=40)
+    got = p.d.execute_script("return page.lines[0].pv_uci[0]")
+    check(got == want, f"Nature's line is {got}, the seeded choice {want}")
+    check(p.moves() == 0, "Nature played in analysis mode")
+    p.d.find_element(By.ID, "analyse").click()
+
+
+def test_drag(p, name):
+    fresh(p, name)
+    src, dst, piece = DRAGS[name]
+    a = p.css(f'#board [data-square="{src}"]')[0]
+    b = p.css(f'#board [data-square="{dst}"]')[0]
+    ActionChains(p.d).click_and_hold(a).move_by_offset(5, -5).move_to_element(b).release().perform()
+    p.wait(lambda: p.moves() == 1, f"the dragged move {src}-{dst}")
+    check(p.piece_on(dst) == piece and p.piece_on(src) is None, f"after the drag {dst} holds {p.piece_on(dst)}")
+
+
+def test_narrow(p, name):
+    """At 400 px wide nothing scrolls sideways, with analysis lines shown."""
+    p.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": 400, "height": 850, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        fresh(p, name)
+        check(p.d.execute_script("return window.innerWidth") == 400, "the window is not 400 px wide")
+        play_plies(p, 2)
+        p.d.find_element(By.ID, "analyse").click()
+        p.wait(lambda: analysis_shown(p, int(p.d.find_element(By.ID, "lines").get_attribute("value"))),
+               "the analysis", timeout=40)
+        width = p.d.execute_script("return document.documentElement.scrollWidth")
+        wide = p.d.execute_script(
+            "return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 400.5)"
+            ".slice(0, 5).map(e => e.id || e.className || e.tagName)")
+        check(width <= 400, f"the page is {width} px wide at 400: {wide}")
+        p.d.find_element(By.ID, "analyse").click()
+    finally:
+        p.d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_error_cleared(p, name):
+    fresh(p, name)
+    start = p.fen()
+    field = p.d.find_element(By.ID, "fen-input")
+    field.clear()
+    field.send_keys("not a fen")
+    p.d.find_element(By.ID, "set-fen").click()
+    p.wait(lambda: "FEN refused" in p.d.find_element(By.ID, "message").text, "the refusal")
+    p.set_fen(start)
+    p.wait(lambda: p.d.find_element(By.ID, "message").text == "", "the error cleared by a valid FEN")
+
+
+BOARD_TESTS = [
+    ("the move list: clicks, keys, a variation", test_step_through),
+    ("PGN in and out", test_pgn),
+    ("analysis mode and the game's graph", test_analysis),
+    ("drag and drop", test_drag),
+    ("400 px wide", test_narrow),
+    ("an error cleared by the next success", test_error_cleared),
+]
+
+
+def analysis_screenshot(p, directory):
+    """Analysis mode in FIDE chess (a pasted game, analysed, three lines at its last move) and
+    in Afterlife (a set-up position with Black to move)."""
+    fresh(p, "chess")
+    set_pgn_input(p, PGNS["chess"][0])
+    p.wait(lambda: p.moves() == 6, "the game")
+    p.d.find_element(By.ID, "analyse-game").click()
+    p.wait(lambda: len(p.css("#graph .point")) >= 7 and not p.d.execute_script("return page.pos.scan"),
+           "the game's graph", timeout=60)
+    p.d.execute_script("document.getElementById('lines').value = '3'")
+    p.d.find_element(By.ID, "analyse").click()
+    p.wait(lambda: analysis_shown(p, 3) and p.d.execute_script("return page.lines[0].depth >= 10"),
+           "the analysis to depth 10", timeout=60)
+    path = os.path.join(directory, "gui-analysis.png")
+    p.d.save_screenshot(path)
+    print(f"screenshot {path}")
+    p.d.find_element(By.ID, "analyse").click()
+    # Afterlife with Black to move: its best turn has several parts, an arrow each.
+    fresh(p, "afterlife")
+    p.set_fen(GAMES["afterlife"]["shot"])
+    p.d.execute_script("document.getElementById('lines').value = '3'")
+    p.d.find_element(By.ID, "analyse").click()
+    p.wait(lambda: analysis_shown(p, 3) and p.d.execute_script("return page.lines[0].depth >= 6"),
+           "the analysis to depth 6", timeout=60)
+    path = os.path.join(directory, "gui-analysis-afterlife.png")
+    p.d.save_screenshot(path)
+    print(f"screenshot {path}")
+    p.d.find_element(By.ID, "analyse").click()
+
+
 def test_generic_moves(p, name):
     """For a game without a script: two moves by clicks, whatever the first legal moves are."""
     p.load(name)
@@ -529,6 +836,9 @@ def main():
     ap.add_argument("url")
     ap.add_argument("--screenshots")
     ap.add_argument("--only")
+    ap.add_argument("--filter", help="run only the checks whose label contains this")
+    ap.add_argument("--suite", choices=["games", "board", "all"], default="all",
+                    help="games: every game's board and moves; board: the analysis board")
     args = ap.parse_args()
     url = args.url if args.url.endswith("/") else args.url + "/"
     driver = chromium()
@@ -537,6 +847,8 @@ def main():
 
     def run(label, fn, *a):
         nonlocal passed, failed
+        if args.filter and args.filter not in label:
+            return
         t = time.time()
         try:
             fn(*a)
@@ -555,9 +867,18 @@ def main():
         if args.only:
             names = [n for n in names if n == args.only]
         print(f"games: {', '.join(names)}", flush=True)
-        if "chess" in names:
+        games = args.suite in ("games", "all")
+        board = args.suite in ("board", "all")
+        if "chess" in names and games:
             run("chess: the engine against itself, paused", test_engine_against_itself, p, "chess")
         for name in names:
+            if board and name in BOARD_GAMES:
+                for what, fn in BOARD_TESTS:
+                    run(f"{name}: {what}", fn, p, name)
+            if board and name == "chaos":
+                run("chaos: a drop marked as the best move, Nature's turn analysed", test_chaos_drop_marked, p)
+            if not games:
+                continue
             game = GAMES.get(name)
             if game:
                 run(f"{name}: board, start FEN, pieces", test_board, p, name, game)
@@ -570,6 +891,8 @@ def main():
                 run(f"{name}: {what}", fn, p)
             if args.screenshots:
                 run(f"{name}: screenshot", screenshot, p, name, args.screenshots)
+        if args.screenshots and "chess" in names and board:
+            run("chess: screenshot of analysis mode", analysis_screenshot, p, args.screenshots)
         logs = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
         for e in logs:
             print(f"browser console: {e.get('message')}")

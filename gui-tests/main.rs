@@ -5,7 +5,8 @@
 //! The browser tests need Chromium, ChromeDriver and selenium (`.ci/run` installs them). Where
 //! they are missing the test says so and passes, unless `MENAGERIE_BROWSER_TESTS=1` demands them
 //! (as `.ci/run` does); then it fails. `MENAGERIE_SCREENSHOTS=DIR` has the browser tests save a
-//! screenshot of each game there (`docs/gui.md`).
+//! screenshot of each game there (`docs/gui.md`), and `MENAGERIE_BROWSER_FILTER=TEXT` runs only the
+//! browser checks whose label contains TEXT.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -176,7 +177,7 @@ fn a_page_plays_a_game_over_its_websocket() {
     assert_eq!(state["moves"].as_array().unwrap().len(), 1, "refused");
 }
 
-/// 10,000 malformed or hostile requests; afterwards the server still answers and a game that
+/// 10,000 malformed or hostile requests (bad PGNs among them); afterwards the server still answers and a game that
 /// was in progress is exactly as it was.
 #[test]
 fn ten_thousand_hostile_requests_change_nothing() {
@@ -233,6 +234,9 @@ fn ten_thousand_hostile_requests_change_nothing() {
                     9 => r#"{"cmd":"move","text":"e2e5"}"#.to_string(),
                     19 => r#"{"cmd":"fen","fen":"8/8/8 w"}"#.to_string(),
                     29 => format!(r#"{{"cmd":"move","text":"{}"}}"#, "a1".repeat(300)),
+                    // A PGN whose third move is illegal.
+                    39 => r#"{"cmd":"pgn","pgn":"[Variant \"chess\"]\n\n1. e4 e5 2. Ke3 *"}"#
+                        .to_string(),
                     _ => "{not json".to_string(),
                 };
                 game.send(Message::text(cmd)).expect("the game's socket");
@@ -302,8 +306,9 @@ fn browser_available() -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn every_game_in_chromium() {
+/// Runs `gui-tests/browser.py` against a server of its own: the checks of `suite`, those whose
+/// label contains `MENAGERIE_BROWSER_FILTER` when it is set.
+fn chromium(suite: &str) {
     let required = std::env::var("MENAGERIE_BROWSER_TESTS").is_ok_and(|v| v == "1");
     if let Err(why) = browser_available() {
         assert!(!required, "browser tests required but cannot run: {why}");
@@ -313,10 +318,25 @@ fn every_game_in_chromium() {
     let server = Server::start();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/gui-tests/browser.py");
     let mut cmd = Command::new("python3");
-    cmd.arg(script).arg(server.url());
+    cmd.arg(script).arg(server.url()).args(["--suite", suite]);
     if let Ok(dir) = std::env::var("MENAGERIE_SCREENSHOTS") {
         cmd.args(["--screenshots", &dir]);
     }
+    if let Ok(filter) = std::env::var("MENAGERIE_BROWSER_FILTER") {
+        cmd.args(["--filter", &filter]);
+    }
     let status = cmd.status().expect("python3 runs");
     assert!(status.success(), "the browser tests failed");
+}
+
+#[test]
+fn every_game_in_chromium() {
+    chromium("games");
+}
+
+/// The analysis board (move list, PGN, analysis mode, drag and drop, a narrow window) in FIDE
+/// chess, Afterlife and Chaos.
+#[test]
+fn the_analysis_board_in_chromium() {
+    chromium("board");
 }

@@ -12,6 +12,7 @@ pub mod clock;
 pub mod http;
 pub mod record;
 pub mod session;
+pub mod tree;
 pub mod view;
 
 use axum::body::Body;
@@ -77,6 +78,16 @@ const ASSETS: &[(&str, &str, &str)] = &[
         "/moves.js",
         "text/javascript; charset=utf-8",
         include_str!("assets/moves.js"),
+    ),
+    (
+        "/record.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/record.js"),
+    ),
+    (
+        "/analysis.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/analysis.js"),
     ),
     (
         "/pieces.js",

@@ -6,10 +6,12 @@
 //! refused command leaves the game as it was.
 
 use super::clock::Clocks;
+use super::tree::Tree;
 use super::{record, view};
 use crate::core::{Color, Move};
 use crate::engine::lifecycle::{Finished, SearchId, Searches};
 use crate::engine::Engine;
+use crate::game::Game;
 use crate::notation::Dialect;
 use crate::search::{Clock, Info, Limits};
 use crate::third_party::Policy;
@@ -28,6 +30,29 @@ const MAX_MOVETIME_MS: u64 = 600_000;
 const MAX_CLOCK_MS: u64 = 10 * 3_600_000;
 /// The engine's time per move when no clock runs.
 const DEFAULT_MOVETIME_MS: u64 = 1_000;
+/// Most lines analysis mode shows.
+const MAX_LINES: u64 = 5;
+/// The search of each position when the whole game is analysed.
+const SCAN_MOVETIME: Duration = Duration::from_millis(150);
+const SCAN_DEPTH: u32 = 12;
+
+/// What the running search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// To play a move at this node of the tree.
+    Play(usize),
+    /// Analysis mode's search of this node, until told to stop.
+    Analyse(usize),
+    /// A short search of this node while the whole game is analysed.
+    Scan(usize),
+}
+
+/// The analysis of the whole game: the nodes still to search, and the node to show after.
+struct Scan {
+    queue: Vec<usize>,
+    total: usize,
+    back: usize,
+}
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,8 +159,19 @@ pub struct Session {
     forfeit: Option<Color>,
     /// The engine waits (after an undo with no person playing, or when asked).
     paused: bool,
-    /// The running search, for the number of moves of the game when it started.
-    searches: Searches<usize>,
+    /// The running search, with what it is for.
+    searches: Searches<Purpose>,
+    /// The moves of the game and its variations; the engine's game is the line to `cursor`.
+    tree: Tree,
+    /// The node shown.
+    cursor: usize,
+    /// Analysis mode and its number of lines: the engine searches the position shown until
+    /// told to stop, plays nothing, and either side may be moved by hand.
+    analysis: Option<usize>,
+    /// The node whose analysis ended on its own (a third party's ply needs no search).
+    analysed: Option<usize>,
+    /// The analysis of the whole game, while it runs.
+    scan: Option<Scan>,
     /// The engine plays the side to move once, whoever plays it.
     move_now: bool,
     events: Sender<Event>,
@@ -143,7 +179,7 @@ pub struct Session {
 
 /// An answer to a refused command.
 fn error(message: impl Into<String>) -> Value {
-    json!({ "type": "error", "message": message.into() })
+    json!({ "type": "error", "status": 400, "message": message.into() })
 }
 
 impl Session {
@@ -160,9 +196,19 @@ impl Session {
             forfeit: None,
             paused: false,
             searches: Searches::new(events.clone()),
+            tree: Tree::new(
+                crate::variants::by_name("chess")
+                    .expect("chess is registered")
+                    .start_position(),
+            ),
+            cursor: 0,
+            analysis: None,
+            analysed: None,
+            scan: None,
             move_now: false,
             events,
         };
+        s.reset_tree();
         s.sync_policy();
         s
     }
@@ -184,16 +230,25 @@ impl Session {
         };
         let name = cmd.get("cmd").and_then(Value::as_str);
         let mut out = Vec::new();
+        let variant = self.engine.variant().name();
+        // Any command but a look at the state ends the analysis of the whole game.
+        if name != Some("state") && self.scan.is_some() {
+            self.end_scan();
+        }
         match self.dispatch(name, &cmd) {
             Ok(()) => {
-                if name == Some("new") {
+                if name == Some("new") || self.engine.variant().name() != variant {
                     out.push(view::variant_json(self.engine.variant()));
                 }
                 self.advance();
+                out.push(self.state());
+                out.push(json!({ "type": "done", "cmd": name }));
             }
-            Err(e) => out.push(error(e)),
+            Err(e) => {
+                out.push(error(e));
+                out.push(self.state());
+            }
         }
-        out.push(self.state());
         out
     }
 
@@ -209,6 +264,10 @@ impl Session {
             Some("go") => self.go(),
             Some("stop") => self.stop(),
             Some("pause") => self.pause(),
+            Some("goto") => self.goto_command(cmd),
+            Some("pgn") => self.load_pgn(cmd.get("pgn").and_then(Value::as_str).unwrap_or("")),
+            Some("analysis") => self.set_analysis(cmd),
+            Some("analyse_game") => self.analyse_game(),
             Some("state") => Ok(()),
             _ => Err("unknown command".to_string()),
         }
@@ -218,7 +277,9 @@ impl Session {
     /// where it plays.
     fn go(&mut self) -> Result<(), String> {
         self.paused = false;
-        if !self.searches.active() && self.player_to_move() != Player::Engine {
+        // Where the engine would not play by itself (a person's turn, or a position before the
+        // end of its line) it plays once.
+        if !self.searches.active() && (self.player_to_move() != Player::Engine || !self.live()) {
             self.move_now = true;
         }
         Ok(())
@@ -241,18 +302,64 @@ impl Session {
     pub fn on_event(&mut self, event: Event) -> Vec<Value> {
         match event {
             Event::Info { id, info } if self.searches.is_current(id) => {
-                vec![self.info_json(&info)]
+                match self.searches.purpose() {
+                    Some(Purpose::Scan(_)) => Vec::new(),
+                    Some(Purpose::Analyse(node)) => {
+                        let mut line = self.info_json(&info);
+                        line["analysis"] = json!(true);
+                        line["node"] = json!(node);
+                        if info.multipv <= 1 && self.tree.contains(node) {
+                            self.tree.node_mut(node).eval = Some(line["score"].clone());
+                        }
+                        vec![line]
+                    }
+                    _ => vec![self.info_json(&info)],
+                }
             }
             Event::Done { id } if self.searches.is_current(id) => {
-                if let Some((plies, result)) = self.searches.collect() {
-                    // Played only if the game is still the one searched.
-                    let unchanged = self.engine.game().moves().len() == plies;
-                    if let (true, Some(m)) = (unchanged && !self.over(), result.best) {
-                        self.play(m);
+                let mut out = Vec::new();
+                match self.searches.collect() {
+                    Some((Purpose::Play(node), result)) => {
+                        // Played only if the game is still the one searched.
+                        let unchanged = self.cursor == node;
+                        if let (true, Some(m)) = (unchanged && !self.over(), result.best) {
+                            self.play(m);
+                        }
                     }
+                    Some((Purpose::Analyse(node), result)) => {
+                        // It ended on its own: a third party's ply, or nothing to search.
+                        self.analysed = Some(node);
+                        if let Some(m) = result.best {
+                            out.push(json!({
+                                "type": "info",
+                                "analysis": true,
+                                "node": node,
+                                "multipv": 1,
+                                "depth": result.depth,
+                                "seldepth": result.depth,
+                                "score": null,
+                                "nodes": result.nodes,
+                                "nps": 0,
+                                "time_ms": 0,
+                                "pv": [record::ply_text(self.engine.variant(), self.engine.game().position(), m)],
+                                "pv_uci": [record::coordinate_text(self.engine.variant(), m)],
+                            }));
+                        }
+                    }
+                    Some((Purpose::Scan(node), result)) => {
+                        if self.tree.contains(node) && result.depth > 0 {
+                            let pos = self.engine.game().position();
+                            let score =
+                                record::score_json(self.engine.variant(), pos, result.score);
+                            self.tree.node_mut(node).eval = Some(score);
+                        }
+                        self.next_scan();
+                    }
+                    None => {}
                 }
                 self.advance();
-                vec![self.state()]
+                out.push(self.state());
+                out
             }
             _ => Vec::new(),
         }
@@ -290,6 +397,7 @@ impl Session {
         self.engine
             .set_variant(v.name())
             .map_err(|e| e.to_string())?;
+        self.reset_tree();
         self.restart_clocks();
         Ok(())
     }
@@ -305,6 +413,7 @@ impl Session {
         self.engine
             .set_position(Some(fen.trim()), &[], Dialect::Uci)
             .map_err(|e| format!("FEN refused: {e}"))?;
+        self.reset_tree();
         self.restart_clocks();
         Ok(())
     }
@@ -323,7 +432,7 @@ impl Session {
         if self.over() {
             return Err("the game is over".into());
         }
-        if self.player_to_move() != Player::Human {
+        if self.player_to_move() != Player::Human && self.analysis.is_none() {
             return Err("it is not a person's turn".into());
         }
         let v = self.engine.variant();
@@ -350,6 +459,7 @@ impl Session {
         let nobody = !self.players[..2].contains(&Player::Human);
         loop {
             self.engine.game_mut().undo();
+            self.cursor = self.tree.remove(self.cursor);
             let human = self.player_to_move() == Player::Human;
             if nobody || human || self.engine.game().moves().is_empty() {
                 break;
@@ -448,9 +558,14 @@ impl Session {
         self.searches.abandon(&mut self.engine);
     }
 
-    /// Plays a legal move and passes the clock on.
+    /// Plays a legal move and passes the clock on; from an earlier position it starts a
+    /// variation (or follows the line, if it is the move played there before).
     fn play(&mut self, m: Move) {
         let mover = self.engine.game().position().turn();
+        let v = self.engine.variant();
+        self.cursor = self
+            .tree
+            .add(v, self.engine.game().position(), self.cursor, m);
         self.engine.game_mut().play(m);
         self.clocks.stop(mover != Color::Neutral);
         self.move_now = false;
@@ -493,18 +608,170 @@ impl Session {
     /// plays it or the engine waits, and on `Engine move` whoever plays it (a person's turn:
     /// the seeded choice).
     fn third_party_plays_now(&self) -> bool {
-        let by_policy = self.player_to_move() != Player::Human && !self.paused;
+        let by_policy = self.player_to_move() != Player::Human && !self.paused && self.live();
         self.turn() == Color::Neutral && (by_policy || self.move_now)
+    }
+
+    /// Whether the game goes on by itself here: the position shown ends its line, and neither
+    /// analysis mode nor the analysis of the whole game holds the engine.
+    fn live(&self) -> bool {
+        self.tree.node(self.cursor).children.is_empty()
+            && self.analysis.is_none()
+            && self.scan.is_none()
     }
 
     /// Runs the clock of the player to move, and starts the engine if it is to move.
     fn start_turn(&mut self) {
-        if self.clocks.running.is_none() && !self.paused {
+        if self.scan.is_some() {
+            return;
+        }
+        if self.clocks.running.is_none() && !self.paused && self.live() {
             self.clocks.start(self.turn());
         }
-        let wanted = (self.player_to_move() == Player::Engine && !self.paused) || self.move_now;
-        if wanted && !self.searches.active() {
+        if let Some(lines) = self.analysis {
+            let done = self.analysed == Some(self.cursor);
+            if !self.searches.active() && !done && !self.paused {
+                self.start_analysis(lines);
+            }
+            return;
+        }
+        let by_player = self.player_to_move() == Player::Engine && !self.paused && self.live();
+        if (by_player || self.move_now) && !self.searches.active() {
             self.start_search();
+        }
+    }
+
+    /// Starts analysis mode's search of the position shown: `lines` lines, until stopped.
+    fn start_analysis(&mut self, lines: usize) {
+        let limits = Limits {
+            infinite: true,
+            multipv: lines,
+            ..Limits::default()
+        };
+        self.start(limits, Purpose::Analyse(self.cursor));
+    }
+
+    /// Starts a search for `purpose`; its lines go to the page as they come.
+    fn start(&mut self, limits: Limits, purpose: Purpose) {
+        let events = self.events.clone();
+        let on_info = move |id, info: &Info| {
+            let info = info.clone();
+            let _ = events.send(Event::Info { id, info });
+        };
+        self.searches
+            .start(&mut self.engine, limits, false, purpose, on_info);
+    }
+
+    /// A new game's tree: the engine's start position, with no moves yet.
+    fn reset_tree(&mut self) {
+        self.tree = Tree::new(self.engine.game().start().clone());
+        self.cursor = 0;
+        self.analysed = None;
+        self.scan = None;
+    }
+
+    /// Shows node `id`: the engine's game becomes the line to it. A running search is dropped.
+    fn goto(&mut self, id: usize) -> Result<(), String> {
+        if !self.tree.contains(id) {
+            return Err(format!("no move {id} in this game"));
+        }
+        if id == self.cursor {
+            return Ok(());
+        }
+        self.abandon_search();
+        let mut game = Game::new(self.engine.variant(), self.tree.start().clone());
+        for m in self.tree.moves(id) {
+            game.play(m);
+        }
+        *self.engine.game_mut() = game;
+        self.cursor = id;
+        self.move_now = false;
+        self.clocks.stop(false);
+        Ok(())
+    }
+
+    fn goto_command(&mut self, cmd: &Value) -> Result<(), String> {
+        let id = cmd
+            .get("node")
+            .and_then(Value::as_u64)
+            .ok_or("goto needs a node number")?;
+        self.goto(usize::try_from(id).map_err(|_| "no such move")?)
+    }
+
+    /// Loads a pasted PGN: its game, start position and moves with their variations, shown at
+    /// the end of the main line. A PGN that cannot be read changes nothing.
+    fn load_pgn(&mut self, text: &str) -> Result<(), String> {
+        if text.len() > record::MAX_PGN {
+            return Err(format!("PGN longer than {} bytes", record::MAX_PGN));
+        }
+        let pasted = record::read_pgn(text).map_err(|e| format!("PGN refused: {e}"))?;
+        self.abandon_search();
+        if pasted.variant.name() != self.engine.variant().name() {
+            self.engine
+                .set_variant(pasted.variant.name())
+                .map_err(|e| e.to_string())?;
+        }
+        *self.engine.game_mut() = Game::new(pasted.variant, pasted.tree.start().clone());
+        self.tree = pasted.tree;
+        self.cursor = 0;
+        self.analysed = None;
+        self.scan = None;
+        self.restart_clocks();
+        self.goto(pasted.end)
+    }
+
+    /// Analysis mode on (`"on": true`, with `"lines"` from 1 to 5) or off.
+    fn set_analysis(&mut self, cmd: &Value) -> Result<(), String> {
+        let on = cmd
+            .get("on")
+            .and_then(Value::as_bool)
+            .ok_or("analysis needs \"on\": true or false")?;
+        let lines = number(cmd, "lines", MAX_LINES)?.unwrap_or(1).max(1) as usize;
+        self.abandon_search();
+        self.analysis = on.then_some(lines);
+        self.analysed = None;
+        self.move_now = false;
+        self.paused = false;
+        Ok(())
+    }
+
+    /// Analyses the whole main line: a short search of each position, whose scores the page
+    /// draws as a graph; the position shown then comes back.
+    fn analyse_game(&mut self) -> Result<(), String> {
+        self.abandon_search();
+        let mut queue = self.tree.main_line();
+        queue.reverse();
+        self.scan = Some(Scan {
+            total: queue.len(),
+            queue,
+            back: self.cursor,
+        });
+        self.next_scan();
+        Ok(())
+    }
+
+    /// Searches the next position of the game's analysis, or ends it.
+    fn next_scan(&mut self) {
+        let Some(next) = self.scan.as_mut().and_then(|s| s.queue.pop()) else {
+            self.end_scan();
+            return;
+        };
+        if self.goto(next).is_err() {
+            return self.next_scan();
+        }
+        let limits = Limits {
+            movetime: Some(SCAN_MOVETIME),
+            depth: Some(SCAN_DEPTH),
+            ..Limits::default()
+        };
+        self.start(limits, Purpose::Scan(next));
+    }
+
+    /// Ends the analysis of the whole game, back at the position shown before.
+    fn end_scan(&mut self) {
+        if let Some(scan) = self.scan.take() {
+            self.abandon_search();
+            let _ = self.goto(scan.back);
         }
     }
 
@@ -512,14 +779,7 @@ impl Session {
     /// to the page as they come.
     fn start_search(&mut self) {
         let limits = self.limits();
-        let plies = self.engine.game().moves().len();
-        let events = self.events.clone();
-        let on_info = move |id, info: &Info| {
-            let info = info.clone();
-            let _ = events.send(Event::Info { id, info });
-        };
-        self.searches
-            .start(&mut self.engine, limits, false, plies, on_info);
+        self.start(limits, Purpose::Play(self.cursor));
     }
 
     /// The search's limits: the depth if set, and the clock of the side to move, or the time
@@ -555,7 +815,20 @@ impl Session {
             _ => "Human",
         };
         let players = [name(self.players[0]), name(self.players[1])];
-        record::pgn(self.engine.game(), players, outcome)
+        record::pgn(self.engine.variant(), &self.tree, players, outcome)
+    }
+
+    /// The result of the main line, if it is over: the game's own when it is shown.
+    fn main_line_outcome(&self) -> Option<Outcome> {
+        let line = self.tree.main_line();
+        if line.last() == Some(&self.cursor) {
+            return self.outcome();
+        }
+        let mut game = Game::new(self.engine.variant(), self.tree.start().clone());
+        for m in self.tree.moves(*line.last().unwrap_or(&0)) {
+            game.play(m);
+        }
+        game.outcome()
     }
 
     /// The whole state of the game for the page.
@@ -583,10 +856,14 @@ impl Session {
             "reserve": view::reserve_json(v.rules(), pos),
             "check": view::checked_royals(v, pos),
             "legal": legal,
-            "moves": record::move_list(game),
+            "moves": record::move_list(game, &self.tree.path(self.cursor)),
+            "tree": self.tree.json(),
+            "cursor": self.cursor,
+            "analysis": self.analysis,
+            "scan": self.scan.as_ref().map(|s| json!({ "done": s.total - s.queue.len(), "total": s.total })),
             "start_fullmove": game.start().fullmove(),
             "result": result,
-            "pgn": self.pgn(outcome.as_ref()),
+            "pgn": self.pgn(self.main_line_outcome().as_ref()),
             "thinking": self.searches.active(),
             "paused": self.paused,
             "players": {
@@ -651,9 +928,137 @@ mod tests {
         let out = s.handle(r#"{"cmd":"move","text":"e2e4"}"#);
         assert_eq!(out[0]["type"], "state");
         assert_ne!(fen(&s), before);
-        assert_eq!(s.state()["moves"][0]["text"], "e2e4");
+        assert_eq!(s.state()["moves"][0]["uci"], "e2e4");
         s.handle(r#"{"cmd":"undo"}"#);
         assert_eq!(fen(&s), before);
+    }
+
+    fn moves(s: &Session) -> Vec<String> {
+        s.state()["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["uci"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// Stepping back shows the earlier position; a move from there starts a variation, and the
+    /// main line is kept.
+    #[test]
+    fn a_move_from_an_earlier_position_starts_a_variation() {
+        let mut s = session();
+        for m in ["e2e4", "e7e5", "g1f3"] {
+            s.handle(&format!(r#"{{"cmd":"move","text":"{m}"}}"#));
+        }
+        let tree = s.state()["tree"].clone();
+        let e4 = tree[0]["children"][0].as_u64().unwrap();
+        let out = s.handle(&format!(r#"{{"cmd":"goto","node":{e4}}}"#));
+        assert_eq!(out.last().unwrap()["type"], "done");
+        assert_eq!(
+            fen(&s),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+        s.handle(r#"{"cmd":"move","text":"c7c5"}"#);
+        assert_eq!(moves(&s), vec!["e2e4", "c7c5"]);
+        let tree = s.state()["tree"].clone();
+        assert_eq!(tree[e4 as usize]["children"].as_array().unwrap().len(), 2);
+        let pgn = s.state()["pgn"].as_str().unwrap().to_string();
+        assert!(pgn.contains("1. e4 e5 ( 1... c5 ) 2. Nf3 *"), "{pgn}");
+        for bad in [r#"{"cmd":"goto","node":999}"#, r#"{"cmd":"goto"}"#] {
+            assert_eq!(s.handle(bad)[0]["type"], "error");
+        }
+        assert_eq!(moves(&s), vec!["e2e4", "c7c5"]);
+    }
+
+    /// A PGN with SAN, coordinates, comments, NAGs and a variation loads; a bad one is refused
+    /// with the move named, and the game stays as it was.
+    #[test]
+    fn a_pasted_pgn_loads_and_a_bad_one_changes_nothing() {
+        let mut s = session();
+        let pgn = "[Event \"x\"]\n[Variant \"chess\"]\n\n1. e4 {best} e5 $1 (1... c5 2. Nf3) 2. g1f3 Nc6 *\n";
+        let out = s.handle(&json!({"cmd": "pgn", "pgn": pgn}).to_string());
+        assert_eq!(out.last().unwrap()["type"], "done", "{out:?}");
+        assert_eq!(moves(&s), vec!["e2e4", "e7e5", "g1f3", "b8c6"]);
+        let tree = s.state()["tree"].clone();
+        assert_eq!(tree.as_array().unwrap().len(), 7);
+        let before = s.state();
+        let bad = "[Variant \"chess\"]\n\n1. e4 e5 2. Nf3 Nf6 3. Bb9 *";
+        let out = s.handle(&json!({"cmd": "pgn", "pgn": bad}).to_string());
+        let message = out[0]["message"].as_str().unwrap();
+        assert!(message.contains("move 3. Bb9"), "{message}");
+        assert_eq!(out[0]["status"], 400);
+        assert_eq!(s.state()["fen"], before["fen"]);
+        assert_eq!(s.state()["tree"], before["tree"]);
+        for bad in [
+            "[Variant \"nosuch\"]\n\n1. e4 *",
+            "[Variant \"chess\"]\n[FEN \"8/8 w\"]\n\n1. e4 *",
+            "1. e4 ( e5 *",
+            "1. e4 ) *",
+            "( 1. e4 ) *",
+            "1. e4 {open comment",
+        ] {
+            let out = s.handle(&json!({"cmd": "pgn", "pgn": bad}).to_string());
+            assert_eq!(out[0]["type"], "error", "{bad}");
+            assert_eq!(s.state()["tree"], before["tree"], "{bad}");
+        }
+    }
+
+    /// What Copy PGN writes of a Chaos game with Nature's plies and of an Afterlife game loads
+    /// back to the same moves.
+    #[test]
+    fn the_pgn_written_reads_back_in_every_game() {
+        for v in crate::variants::all() {
+            let mut s = session();
+            s.players[2] = Player::Human;
+            s.handle(&json!({"cmd": "new", "variant": v.name()}).to_string());
+            for _ in 0..12 {
+                let legal = s.state()["legal"].clone();
+                let Some(first) = legal.as_array().and_then(|l| l.last()).cloned() else {
+                    break;
+                };
+                s.handle(&json!({"cmd": "move", "text": first}).to_string());
+            }
+            let played = moves(&s);
+            assert!(played.len() >= 6, "{}: {played:?}", v.name());
+            let pgn = s.state()["pgn"].as_str().unwrap().to_string();
+            let mut t = session();
+            let out = t.handle(&json!({"cmd": "pgn", "pgn": pgn}).to_string());
+            assert_eq!(out.last().unwrap()["type"], "done", "{}: {out:?}", v.name());
+            assert_eq!(t.state()["variant"], v.name());
+            assert_eq!(moves(&t), played, "{}", v.name());
+        }
+    }
+
+    /// Analysis mode: 1 to 5 lines; it searches, plays nothing, and either side may be moved.
+    #[test]
+    fn analysis_mode_searches_and_lets_either_side_move() {
+        let mut s = session();
+        s.players = [Player::Human, Player::Engine, Player::Random];
+        s.paused = true;
+        for bad in [
+            r#"{"cmd":"analysis","on":true,"lines":6}"#,
+            r#"{"cmd":"analysis","lines":2}"#,
+            r#"{"cmd":"analysis","on":"yes"}"#,
+        ] {
+            let out = s.handle(bad);
+            assert_eq!(out[0]["type"], "error", "{bad}");
+            assert_eq!(out[1]["analysis"], Value::Null, "{bad}");
+        }
+        let out = s.handle(r#"{"cmd":"analysis","on":true,"lines":3}"#);
+        assert_eq!(out[0]["analysis"], 3);
+        assert_eq!(out[0]["thinking"], true);
+        assert_eq!(s.searches.purpose(), Some(Purpose::Analyse(0)));
+        s.handle(r#"{"cmd":"move","text":"e2e4"}"#);
+        let out = s.handle(r#"{"cmd":"move","text":"e7e5"}"#);
+        assert_eq!(
+            out.last().unwrap()["type"],
+            "done",
+            "Black moved by hand: {out:?}"
+        );
+        assert_eq!(s.searches.purpose(), Some(Purpose::Analyse(s.cursor)));
+        s.handle(r#"{"cmd":"analysis","on":false}"#);
+        assert_eq!(s.state()["analysis"], Value::Null);
+        assert_eq!(s.searches.purpose(), None);
     }
 
     #[test]
@@ -694,7 +1099,7 @@ mod tests {
             .as_array()
             .unwrap()
             .first()
-            .map(|m| m["text"].as_str().unwrap().to_string());
+            .map(|m| m["uci"].as_str().unwrap().to_string());
         (s, ply)
     }
 

@@ -2,7 +2,8 @@
 // the game, and sends the server the legal moves a person enters by clicks. The server is the
 // authority: the page offers only the legal moves it was sent and shows the position it is
 // told. Test contract: every playable square has `data-square`, every piece `data-piece`, and
-// `#fen` holds the current FEN; `?variant=<name>` starts that game.
+// `#fen` holds the FEN of the position shown; `?variant=<name>` starts that game. The move
+// list and the graph are drawn by record.js, analysis mode's lines and arrows by analysis.js.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -17,6 +18,8 @@ const page = {
   flipped: false,
   clicks: [],
   moves: [],
+  lines: [], // analysis mode's lines of the node shown, by number from 0
+  drag: null, // a piece being dragged: { from, x, y, moved, ghost }
 };
 
 // ---- Connection ----
@@ -39,6 +42,8 @@ function connect() {
     else if (msg.type === "state") onState(msg);
     else if (msg.type === "info") onInfo(msg);
     else if (msg.type === "error") showMessage(msg.message);
+    // A command done: what the last one refused is no longer news.
+    else if (msg.type === "done") showMessage("");
   };
 }
 
@@ -86,6 +91,7 @@ function onVariant(v) {
   $("depth-now").textContent = "-";
   $("nodes").textContent = "-";
   $("pv").textContent = "";
+  page.lines = [];
   buildBoard();
   buildLegend();
 }
@@ -270,6 +276,7 @@ function escapeHtml(s) {
 
 function onState(s) {
   if (!page.variant || s.variant !== page.variant.name) return;
+  if (!page.pos || page.pos.cursor !== s.cursor || !s.analysis) page.lines = [];
   page.pos = s;
   page.received = performance.now();
   page.clicks = [];
@@ -282,6 +289,7 @@ function onState(s) {
   renderMoves();
   renderControls();
   renderClocks();
+  renderAnalysis();
   $("fen").textContent = s.fen;
   $("pgn").value = s.pgn;
   hideChoice();
@@ -338,7 +346,7 @@ function renderPieces() {
   }
   const last = s.moves[s.moves.length - 1];
   if (last) {
-    for (const m of last.text.match(/[a-l](?:10|[1-9])/g) || []) {
+    for (const m of last.uci.match(/[a-l](?:10|[1-9])/g) || []) {
       const sq = document.querySelector(`#board [data-square="${m}"]`);
       if (sq) sq.classList.add("last");
     }
@@ -409,25 +417,30 @@ function renderStatus() {
 }
 
 function renderMoves() {
+  renderMoveTree($("moves"), page.pos, (uci) => describeMove(uci, nameOfLetter), (node) => goto(node));
+}
+
+function goto(node) {
+  if (page.pos && node !== null && node !== page.pos.cursor) send({ cmd: "goto", node });
+}
+
+// Analysis mode's controls, lines, bar and arrow, and the graph over the game.
+function renderAnalysis() {
   const s = page.pos;
-  const list = $("moves");
-  list.innerHTML = "";
-  let number = s.start_fullmove;
-  let prev = null;
-  s.moves.forEach((m, i) => {
-    const li = document.createElement("li");
-    li.className = `move side-${m.side}`;
-    li.dataset.ply = i + 1;
-    let prefix = "";
-    if (m.side === "w") prefix = `${number}. `;
-    else if (m.side === "b" && prev !== "w") prefix = `${number}... `;
-    if (m.side === "b") number += 1;
-    li.textContent = m.side === "n" ? `(${m.text})` : prefix + m.text;
-    li.title = describeMove(m.text, nameOfLetter);
-    list.appendChild(li);
-    if (m.side !== "n") prev = m.side;
-  });
-  list.scrollTop = list.scrollHeight;
+  const on = s.analysis !== null && s.analysis !== undefined;
+  $("analyse").textContent = on ? "Stop analysis" : "Analyse";
+  $("analyse").classList.toggle("on", on);
+  $("eval-bar").hidden = !on;
+  $("eval-bar").style.width = `${$("board").offsetWidth}px`;
+  if (on) {
+    $("lines").value = String(s.analysis);
+    renderLines($("analysis-lines"), page.lines, s.analysis);
+  } else {
+    $("analysis-lines").innerHTML = "";
+  }
+  drawBestMove(on && page.lines[0] ? page.lines[0].pv_uci[0] : "");
+  $("scan-status").textContent = s.scan ? `Analysing the game: position ${s.scan.done} of ${s.scan.total}` : "";
+  $("graph").innerHTML = graphSvg(s.tree, s.cursor);
 }
 
 function renderControls() {
@@ -480,6 +493,12 @@ function renderClocks() {
 }
 
 function onInfo(info) {
+  if (info.analysis) {
+    if (!page.pos || info.node !== page.pos.cursor) return;
+    page.lines[info.multipv - 1] = info;
+    renderAnalysis();
+    return;
+  }
   const sc = info.score;
   const text = sc.mate !== undefined ? `#${sc.mate}` : (sc.cp >= 0 ? "+" : "") + (sc.cp / 100).toFixed(2);
   $("eval").textContent = text;
@@ -490,9 +509,10 @@ function onInfo(info) {
 
 // ---- Entering moves ----
 
+// Whether a person may move now: their turn, or any turn in analysis mode.
 function myTurn() {
   const s = page.pos;
-  return s && !s.result && s.players[s.turn] === "human";
+  return s && !s.result && (s.players[s.turn] === "human" || (s.analysis !== null && s.analysis !== undefined));
 }
 
 function onSquareClick(sq) {
@@ -585,6 +605,53 @@ function offerChoice(f, choices) {
   });
   box.appendChild(cancel);
   box.hidden = false;
+}
+
+// Dragging a piece: a press on a square and a release on another are the clicks on both (the
+// move entry then goes on as after clicks: a choice, or further squares of a many-part turn).
+function wireDrag() {
+  const board = $("board");
+  board.addEventListener("pointerdown", (e) => {
+    const sq = e.target.closest("[data-square]");
+    if (!sq || !myTurn() || e.button !== 0) return;
+    page.drag = { from: sq.dataset.square, x: e.clientX, y: e.clientY, moved: false, ghost: null };
+  });
+  window.addEventListener("pointermove", (e) => {
+    const d = page.drag;
+    if (!d) return;
+    if (!d.moved) {
+      if (Math.hypot(e.clientX - d.x, e.clientY - d.y) < 5) return;
+      d.moved = true;
+      const last = page.clicks[page.clicks.length - 1];
+      if (!last || last.kind !== "square" || last.value !== d.from) onSquareClick(d.from);
+      const piece = board.querySelector(`[data-square="${d.from}"] .piece`);
+      if (piece) {
+        d.ghost = document.createElement("div");
+        d.ghost.className = "drag-ghost";
+        d.ghost.style.width = `${piece.offsetWidth}px`;
+        d.ghost.style.height = `${piece.offsetHeight}px`;
+        d.ghost.innerHTML = piece.innerHTML;
+        document.body.appendChild(d.ghost);
+        piece.classList.add("dragged");
+      }
+    }
+    if (d.ghost) {
+      d.ghost.style.left = `${e.clientX - d.ghost.offsetWidth / 2}px`;
+      d.ghost.style.top = `${e.clientY - d.ghost.offsetHeight / 2}px`;
+    }
+  });
+  const end = (e) => {
+    const d = page.drag;
+    page.drag = null;
+    if (!d || !d.moved) return;
+    if (d.ghost) d.ghost.remove();
+    board.querySelectorAll(".piece.dragged").forEach((p) => p.classList.remove("dragged"));
+    const under = e.type === "pointerup" ? document.elementFromPoint(e.clientX, e.clientY) : null;
+    const target = under && under.closest("#board [data-square]");
+    if (target && target.dataset.square !== d.from) onSquareClick(target.dataset.square);
+  };
+  window.addEventListener("pointerup", end);
+  window.addEventListener("pointercancel", end);
 }
 
 function hideChoice() {
@@ -686,6 +753,35 @@ function wire() {
   $("set-fen").addEventListener("click", () => send({ cmd: "fen", fen: $("fen-input").value }));
   $("copy-fen").addEventListener("click", () => page.pos && copyText(page.pos.fen, "FEN"));
   $("copy-pgn").addEventListener("click", () => page.pos && copyText(page.pos.pgn, "PGN"));
+  $("load-pgn").addEventListener("click", () => send({ cmd: "pgn", pgn: $("pgn-input").value }));
+  $("analyse").addEventListener("click", () => {
+    const on = !(page.pos && page.pos.analysis);
+    send({ cmd: "analysis", on, lines: parseInt($("lines").value, 10) });
+  });
+  $("lines").addEventListener("change", () => {
+    if (page.pos && page.pos.analysis) send({ cmd: "analysis", on: true, lines: parseInt($("lines").value, 10) });
+  });
+  $("analyse-game").addEventListener("click", () => send({ cmd: "analyse_game" }));
+  $("graph").addEventListener("click", (e) => {
+    const svg = $("graph-svg");
+    if (!svg || !page.pos) return;
+    const line = mainLine(page.pos.tree);
+    const box = svg.getBoundingClientRect();
+    const i = Math.round(((e.clientX - box.left) / box.width) * (line.length - 1));
+    goto(line[Math.max(0, Math.min(line.length - 1, i))]);
+  });
+  const navigate = (key) => page.pos && goto(nodeForKey(page.pos.tree, page.pos.cursor, key));
+  $("nav-first").addEventListener("click", () => navigate("Home"));
+  $("nav-back").addEventListener("click", () => navigate("ArrowLeft"));
+  $("nav-forward").addEventListener("click", () => navigate("ArrowRight"));
+  $("nav-last").addEventListener("click", () => navigate("End"));
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
+    e.preventDefault();
+    navigate(e.key);
+  });
+  wireDrag();
   $("legend-button").addEventListener("click", () => $("legend").showModal());
   $("legend-close").addEventListener("click", () => $("legend").close());
   window.addEventListener("resize", () => {
