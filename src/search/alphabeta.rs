@@ -2,6 +2,7 @@
 //! call: the table in this file, the pruning rules in `pruning`, third parties in `neutral`,
 //! the order of the moves in `ordering`.
 
+use super::ordering::is_good_capture_score;
 use super::picker::Picker;
 use super::pruning;
 use super::tt::{Bound, TtEntry};
@@ -168,7 +169,8 @@ impl Worker<'_> {
         let mut deferred: Vec<Move> = Vec::new();
         let mut next_deferred = 0;
         loop {
-            let (m, was_deferred) = match picker.next() {
+            let (m, was_deferred) = match picker.next_demoting(|m, s| self.see_demotion(pos, m, s))
+            {
                 Some(m) => (m, false),
                 None if next_deferred < deferred.len() => {
                     next_deferred += 1;
@@ -176,6 +178,9 @@ impl Worker<'_> {
                 }
                 None => break,
             };
+            // A capture scored as good has been found not to lose material; a deferred move has
+            // passed the static exchange test already.
+            let counted_good = was_deferred || is_good_capture_score(picker.last_score());
             let quiet = !variant.rulings().is_noisy(pos, m);
             let child = variant.play(pos, m);
             let gives_check = variant.in_check(&child);
@@ -189,6 +194,20 @@ impl Worker<'_> {
                 && best > -MATE_BOUND
                 && (pruning::late_move_prune(node.depth, index)
                     || pruning::futile(node.depth, static_eval, alpha))
+            {
+                index += 1;
+                continue;
+            }
+            // Step 10a. Near the horizon, prune moves that lose too much material by static
+            // exchange: captures, and quiet moves that give no check.
+            if may_prune
+                && self.see_on
+                && index > 0
+                && best > -MATE_BOUND
+                && !(quiet && gives_check)
+                && !counted_good
+                && pruning::see_threshold(node.depth, quiet)
+                    .is_some_and(|t| self.see_below(pos, m, t))
             {
                 index += 1;
                 continue;

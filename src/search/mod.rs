@@ -15,7 +15,7 @@
 //! - `quiesce`: the quiescence search;
 //! - `ordering`: the order moves are tried in, and the killers and history that learn it;
 //!   `picker` hands the moves out in that order;
-//! - `neutral`: nodes where a third party plays;
+//! - `neutral`: nodes where a third party plays; `see`: static exchange evaluation;
 //! - `time`: time management; `tt`: the transposition table.
 
 mod alphabeta;
@@ -25,6 +25,7 @@ mod picker;
 mod pruning;
 mod quiesce;
 mod root;
+mod see;
 mod time;
 pub mod tt;
 mod worker;

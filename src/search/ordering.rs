@@ -1,5 +1,6 @@
-//! Move ordering: the score each move is tried by (the table's move, captures, killers, then
-//! history), and the killers and history that learn from the moves that refute.
+//! Move ordering: the score each move is tried by (the table's move, captures that do not lose
+//! material, killers, history, then captures that lose material by static exchange), and the
+//! killers and history that learn from the moves that refute.
 
 use super::picker::Picker;
 use super::worker::Worker;
@@ -12,10 +13,21 @@ const ORDER_CAPTURE: i32 = 1_000_000;
 const ORDER_KILLER: [i32; 2] = [900_000, 800_000];
 /// History scores stay within this bound, below the killers' order.
 const HISTORY_MAX: i32 = ORDER_KILLER[1] - 1;
+/// Captures that lose material by static exchange come after every quiet move: their score
+/// falls by this much.
+const ORDER_BAD_CAPTURE_DROP: i32 = 2 * ORDER_CAPTURE;
+
+/// Whether a picker's score is that of a capture not found to lose material (the table's move
+/// aside): with static exchange on, one whose exchange has been counted.
+pub(super) fn is_good_capture_score(score: i32) -> bool {
+    (ORDER_KILLER[0] < score) && (score < ORDER_TT)
+}
 
 impl Worker<'_> {
     /// Moves in the order to try them: the table's move, captures by most valuable victim and
-    /// least valuable attacker, killers, then history.
+    /// least valuable attacker, killers, then history. Where the game allows static exchange
+    /// evaluation, `see_demotion` moves the captures that lose material after every quiet move
+    /// as they come up.
     pub(super) fn picker<'m>(
         &self,
         pos: &Position,
@@ -48,6 +60,13 @@ impl Worker<'_> {
                 self.history[m.from().index() * NUM_SQUARES + m.to().index()]
             }
         })
+    }
+
+    /// The lower score of a capture scored `score` that loses material by static exchange, for
+    /// `Picker::next_demoting`; none for other moves, or where the game has no static exchange.
+    pub(super) fn see_demotion(&self, pos: &Position, m: Move, score: i32) -> Option<i32> {
+        (self.see_on && is_good_capture_score(score) && self.see_below(pos, m, 0))
+            .then_some(score - ORDER_BAD_CAPTURE_DROP)
     }
 
     /// A quiet move `m` refuted the node at `ply` and `depth`: it becomes the first killer of the

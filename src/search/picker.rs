@@ -45,21 +45,47 @@ impl<'a> Picker<'a> {
 
     /// The best-scored move not yet handed out.
     pub fn next(&mut self) -> Option<Move> {
+        self.next_demoting(|_, _| None)
+    }
+
+    /// The best-scored move not yet handed out, after a second look: a move for which
+    /// `demote(move, score)` gives a lower score takes that score and the choice is made again.
+    /// Work that only some moves need (a static exchange) is thus done only for the moves that
+    /// come up before the node ends.
+    pub fn next_demoting(&mut self, demote: impl Fn(Move, i32) -> Option<i32>) -> Option<Move> {
         let (n, next) = (self.moves.len(), self.next);
         if next >= n {
             return None;
         }
-        let scores = self.scores_mut();
-        let mut best = next;
-        for i in next + 1..n {
-            if scores[i] > scores[best] {
-                best = i;
+        loop {
+            let scores = self.scores_mut();
+            let mut best = next;
+            for i in next + 1..n {
+                if scores[i] > scores[best] {
+                    best = i;
+                }
             }
+            let m = self.moves.as_slice()[best];
+            let scores = self.scores_mut();
+            if let Some(lower) = demote(m, scores[best]).filter(|&s| s < scores[best]) {
+                scores[best] = lower;
+                continue;
+            }
+            scores.swap(next, best);
+            self.moves.swap(next, best);
+            self.next += 1;
+            return Some(m);
         }
-        scores.swap(next, best);
-        self.moves.swap(next, best);
-        self.next += 1;
-        Some(self.moves.as_slice()[next])
+    }
+
+    /// The score of the move handed out last.
+    pub fn last_score(&self) -> i32 {
+        let i = self.next.saturating_sub(1);
+        if self.spilled.is_empty() {
+            self.scores[i]
+        } else {
+            self.spilled[i]
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! The rules that skip or shorten work in a node, with their tunables: reverse futility, the null
-//! move and internal iterative reduction before the moves; late-move pruning, futility and
-//! late-move reductions per move. Each is a guess that a part of the tree cannot matter, so each
+//! move and internal iterative reduction before the moves; late-move pruning, futility, static
+//! exchange pruning and late-move reductions per move. Each is a guess that a part of the tree cannot matter, so each
 //! applies only away from PV lines or where the guess is cheap to correct.
 
 use super::alphabeta::Node;
@@ -24,6 +24,11 @@ const FUTILITY_PER_DEPTH: i32 = 100;
 /// Late-move pruning: deepest depth; quiet moves after `LMP_BASE + depth * depth` are skipped.
 const LMP_DEPTH: i32 = 4;
 const LMP_BASE: usize = 3;
+/// Static exchange pruning: deepest depth; a capture may lose up to `SEE_CAPTURE_MARGIN` per ply
+/// of depth, a quiet move up to `SEE_QUIET_MARGIN` per ply squared, before it is skipped.
+const SEE_PRUNE_DEPTH: i32 = 6;
+const SEE_CAPTURE_MARGIN: i32 = 100;
+const SEE_QUIET_MARGIN: i32 = 30;
 /// Internal iterative reduction: least depth.
 const IIR_DEPTH: i32 = 4;
 /// Late-move reductions: least depth, and how many moves are searched in full first.
@@ -63,6 +68,18 @@ pub(super) fn late_move_prune(depth: i32, index: usize) -> bool {
 /// Futility: near the horizon, a quiet move cannot lift a static evaluation this far below alpha.
 pub(super) fn futile(depth: i32, static_eval: i32, alpha: i32) -> bool {
     depth <= FUTILITY_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+}
+
+/// Static exchange pruning: near the horizon, the least static exchange a move may have and still
+/// be searched (quiet moves that give check are not tested).
+pub(super) fn see_threshold(depth: i32, quiet: bool) -> Option<i32> {
+    (depth <= SEE_PRUNE_DEPTH).then(|| {
+        if quiet {
+            -SEE_QUIET_MARGIN * depth * depth
+        } else {
+            -SEE_CAPTURE_MARGIN * depth
+        }
+    })
 }
 
 impl Worker<'_> {

@@ -135,8 +135,12 @@ impl Worker<'_> {
         if stand_pat + gain + DELTA_MARGIN <= alpha {
             return true;
         }
-        // A capture by a piece worth more than its prey, onto a defended square, likely
-        // loses material.
+        // A capture that loses material by static exchange.
+        if self.see_on {
+            return self.see_below(pos, m, 0);
+        }
+        // Where the game has no static exchange: a capture by a piece worth more than its prey,
+        // onto a defended square, likely loses material.
         matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion)
             && self.value_on(pos, m.from()) > gain
             && self.shared.variant.attacked(

@@ -4,7 +4,7 @@
 
 use super::{Shared, MATE, MAX_PLY};
 use crate::board::Position;
-use crate::core::{Color, KindSet, Move, Square, NUM_SQUARES};
+use crate::core::{Color, KindSet, Move, PieceKind, Square, NUM_SQUARES};
 use crate::eval::Eval;
 use crate::third_party::Policy;
 use crate::variants::Outcome;
@@ -39,16 +39,21 @@ pub(super) struct Worker<'a> {
     pub(super) history: Vec<i32>,
     pub(super) pawn_kinds: KindSet,
     pub(super) allow_null: bool,
+    /// Whether static exchange evaluation holds in the game, and its kinds least valuable first.
+    pub(super) see_on: bool,
+    pub(super) see_kinds: Vec<PieceKind>,
 }
 
 impl<'a> Worker<'a> {
     pub(super) fn new(shared: &'a Shared<'a>, id: usize, history: &[u64]) -> Worker<'a> {
         let rules = shared.variant.rules();
         let pawn_kinds = rules.pawns;
+        let eval = Eval::new(shared.variant);
+        let see_kinds = super::see::kinds_by_value(shared.variant, &|k| eval.value(k));
         Worker {
             shared,
             id,
-            eval: Eval::new(shared.variant),
+            eval,
             nodes: 0,
             unpublished: 0,
             seldepth: 0,
@@ -63,6 +68,8 @@ impl<'a> Worker<'a> {
             history: vec![0; NUM_SQUARES * NUM_SQUARES],
             pawn_kinds,
             allow_null: shared.variant.switches().null_move_allowed(),
+            see_on: shared.variant.switches().see_sound(),
+            see_kinds,
         }
     }
 
@@ -197,6 +204,28 @@ impl<'a> Worker<'a> {
         } else {
             0
         }
+    }
+
+    /// The static exchange evaluation of `m` (`see::see`).
+    pub(super) fn see(&self, pos: &Position, m: Move) -> i32 {
+        super::see::see(
+            self.shared.variant,
+            &|k| self.eval.value(k),
+            &self.see_kinds,
+            pos,
+            m,
+        )
+    }
+
+    /// Whether `m` loses material by static exchange: its SEE is below `threshold` (at most 0).
+    /// A move whose gain already covers the piece it leaves on the target square cannot, so its
+    /// exchange is not counted.
+    pub(super) fn see_below(&self, pos: &Position, m: Move, threshold: i32) -> bool {
+        let at_risk = match (m.kind(), m.piece()) {
+            (crate::core::MoveKind::Promotion, Some(k)) => self.eval.value(k),
+            _ => self.value_on(pos, m.from()),
+        };
+        self.material_gain(pos, m) - at_risk < threshold && self.see(pos, m) < threshold
     }
 
     /// What a move wins at once for the mover (the game says: a self-capture loses).

@@ -139,6 +139,17 @@ pub trait Variant: Send + Sync {
     /// Whether the pieces that threaten `defender` attack `sq` with `occupied` as blockers.
     fn attacked(&self, pos: &Position, sq: Square, defender: Color, occupied: Bitboard) -> bool;
 
+    /// Whether the pieces of `subset` among those that threaten `defender` attack `sq` with
+    /// `occupied` as blockers (static exchange evaluation looks for the least valuable one).
+    fn attacked_by(
+        &self,
+        pos: &Position,
+        sq: Square,
+        defender: Color,
+        occupied: Bitboard,
+        subset: Bitboard,
+    ) -> bool;
+
     /// Parses and checks a FEN.
     fn parse_fen(&self, fen: &str) -> Result<Position, FenError>;
 
@@ -223,6 +234,18 @@ impl<H: GameModule> Variant for Pipeline<H> {
     fn attacked(&self, pos: &Position, sq: Square, defender: Color, occupied: Bitboard) -> bool {
         let attackers = self.0.attackers(pos, defender) & occupied;
         self.0.attacked(pos, sq, occupied, attackers, Method::Fast)
+    }
+
+    fn attacked_by(
+        &self,
+        pos: &Position,
+        sq: Square,
+        defender: Color,
+        occupied: Bitboard,
+        subset: Bitboard,
+    ) -> bool {
+        let attackers = self.0.attackers(pos, defender) & occupied & subset;
+        attackers.nonempty() && self.0.attacked(pos, sq, occupied, attackers, Method::Fast)
     }
 
     fn parse_fen(&self, fen: &str) -> Result<Position, FenError> {

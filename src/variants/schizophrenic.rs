@@ -398,7 +398,13 @@ impl Hooks for Schizophrenic {
     }
 }
 
-impl SearchSwitches for Schizophrenic {}
+impl SearchSwitches for Schizophrenic {
+    /// Off: a Teleporter's explosion, which the attack test counts as an attack, removes both
+    /// the Teleporter and its victim instead of putting the Teleporter in the victim's place.
+    fn see_sound(&self) -> bool {
+        false
+    }
+}
 
 impl Presentation for Schizophrenic {
     /// A Teleporter's explosion `Txf1=-` (it takes the piece and is gone too), the King's

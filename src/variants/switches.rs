@@ -1,8 +1,9 @@
 //! The per-game switches of the search: the game's own evaluation terms and whether null-move
-//! pruning is sound. The facade hands them out as `Variant::switches`. What a move changes
-//! (`is_noisy`, which the noisy generator reads, and beside it `material_gain`), the end of the
-//! game and the point of view are rules, in `movegen::Hooks`, because the pipeline and the
-//! referee read them too; the search asks them through `Variant::rulings`.
+//! pruning and static exchange evaluation are sound. The facade hands them out as
+//! `Variant::switches`. What a move changes (`is_noisy`, which the noisy generator reads, and
+//! beside it `material_gain`), the end of the game and the point of view are rules, in
+//! `movegen::Hooks`, because the pipeline and the referee read them too; the search asks them
+//! through `Variant::rulings`.
 
 use crate::board::Position;
 
@@ -61,6 +62,16 @@ pub trait SearchSwitches: Send + Sync {
     /// Whether the search may prune with a null move. Read once per search. Off where zugzwang
     /// or forced moves are common. Default: allowed.
     fn null_move_allowed(&self) -> bool {
+        true
+    }
+
+    /// Whether static exchange evaluation holds: every capture replaces its victim on the
+    /// victim's square and the victim's value is lost to its owner, so a sequence of captures on
+    /// one square, least valuable attacker first, tells what a capture wins. Read once per
+    /// search; where it is off the search orders captures by victim and attacker alone and
+    /// quiescence drops a capture onto a defended square by a piece worth more than its prey.
+    /// Default: on.
+    fn see_sound(&self) -> bool {
         true
     }
 }

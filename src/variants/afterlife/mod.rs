@@ -413,6 +413,13 @@ impl SearchSwitches for Afterlife {
     fn eval_features(&self, pos: &Position, out: &mut [i32]) {
         score::features(pos, out)
     }
+
+    /// Off: a capture does not simply remove its victim's value. Grey pieces may be captured by
+    /// either player (a self-capture), and a captured piece travels on through the afterlife
+    /// and may come back.
+    fn see_sound(&self) -> bool {
+        false
+    }
 }
 
 impl Presentation for Afterlife {

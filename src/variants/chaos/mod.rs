@@ -467,6 +467,12 @@ impl SearchSwitches for Chaos {
         };
         out[0] = value(Color::White) - value(Color::Black);
     }
+
+    /// Off: a captured piece returns to its owner's reserve rather than leaving the game, and
+    /// Nature's pieces can capture on the square between the players' plies.
+    fn see_sound(&self) -> bool {
+        false
+    }
 }
 
 impl Presentation for Chaos {

@@ -472,6 +472,13 @@ impl SearchSwitches for Existentialist {
     fn null_move_allowed(&self) -> bool {
         false
     }
+
+    /// Off: shots capture without moving, merges join two pieces on one square, a capture of a
+    /// protected King+Archer takes only the Archer, and an Existentialist's blast removes
+    /// several pieces at once.
+    fn see_sound(&self) -> bool {
+        false
+    }
 }
 
 impl Presentation for Existentialist {
