@@ -223,6 +223,14 @@ impl Engine {
         result
     }
 
+    /// Searches with `n` threads from now on. The helper threads start here rather than at the
+    /// next search, so that search's first iterations do not wait for them. A running search
+    /// keeps the pool it started with.
+    pub fn set_threads(&mut self, n: usize) {
+        self.options.threads = n.max(1);
+        self.apply_pool();
+    }
+
     fn resize_table(&mut self, mb: usize) -> Result<(), HashError> {
         let wanted = mb.saturating_mul(1 << 20);
         let kept = self.tt.bytes();
@@ -263,6 +271,11 @@ impl Engine {
             let _ = self.resize_table(self.options.hash_mb);
             self.options.hash_mb = self.tt.bytes() >> 20;
         }
+        self.apply_pool();
+    }
+
+    /// Brings the thread pool in line with the option: `threads - 1` helpers, none for one.
+    fn apply_pool(&mut self) {
         let helpers = self.options.threads.saturating_sub(1);
         if self.pool.as_ref().map_or(0, |p| p.current_num_threads()) != helpers {
             self.pool = (helpers > 0).then(|| {

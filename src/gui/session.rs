@@ -535,7 +535,7 @@ impl Session {
             self.depth = depth.filter(|&d| d > 0).map(|d| d as u32);
         }
         if let Some(t) = s.threads {
-            self.engine.options.threads = (t as usize).max(1);
+            self.engine.set_threads(t as usize);
         }
         if let Some(h) = s.hash {
             let h = (h as usize).max(1);

@@ -263,9 +263,7 @@ impl Uci {
                     .set_hash(n as usize)
                     .map_err(|e| bad(&e.to_string()))
             }),
-            "threads" => {
-                number(1, MAX_THREADS as u64).map(|n| self.engine.options.threads = n as usize)
-            }
+            "threads" => number(1, MAX_THREADS as u64).map(|n| self.engine.set_threads(n as usize)),
             "multipv" => {
                 number(1, MAX_MULTIPV as u64).map(|n| self.engine.options.multipv = n as usize)
             }

@@ -532,7 +532,7 @@ impl Xboard {
     /// `cores N`: search threads.
     fn cores(&mut self, arg: &str) {
         match arg.parse::<usize>() {
-            Ok(n) if (1..=MAX_CORES).contains(&n) => self.engine.options.threads = n,
+            Ok(n) if (1..=MAX_CORES).contains(&n) => self.engine.set_threads(n),
             _ => self.say(&format!("Error (bad number): cores {arg}")),
         }
     }
