@@ -70,10 +70,17 @@ impl Worker<'_> {
         if let Some(score) = tt_score {
             return score;
         }
-        // Step 5. The moves; game ends by the variant's rules (mate, stalemate, 50 moves, its own
-        // wins), and the deepest ply, end the node.
+        // Step 5. The moves, in check or on a third party's turn (which neither reverse futility
+        // nor the null move prunes); game ends by the variant's rules (mate, stalemate, 50 moves,
+        // its own wins), and the deepest ply, end the node. Elsewhere the ends that do not need
+        // the moves are looked at here, and the moves wait until the node is not pruned.
         let mut moves = MoveList::new();
-        if let Some(score) = self.generate_or_end(pos, node, &mut moves) {
+        let generated = in_check || pos.turn() == Color::Neutral;
+        if let Some(score) = if generated {
+            self.generate_or_end(pos, node, &mut moves, false)
+        } else {
+            self.end_before_moves(pos, node)
+        } {
             return score;
         }
         // Step 5a. A third party's ply by its policy.
@@ -94,6 +101,13 @@ impl Worker<'_> {
         // Step 7. Null move.
         if let Some(score) = self.null_move(pos, node, beta, static_eval) {
             return score;
+        }
+        // Step 7a. The moves, out of check: having none ends the game (stalemate, or the
+        // variant's own end).
+        if !generated {
+            if let Some(score) = self.generate_or_end(pos, node, &mut moves, true) {
+                return score;
+            }
         }
         // Step 8. Internal iterative reduction.
         if pruning::iir(node.depth, tt_move) {
@@ -130,15 +144,36 @@ impl Worker<'_> {
         (tt_move, None)
     }
 
-    /// Generates the legal moves into `moves`; the score that ends the node if the game ends
-    /// here, or if the search is as deep as it goes.
-    fn generate_or_end(&self, pos: &Position, node: Node, moves: &mut MoveList) -> Option<i32> {
-        let variant = self.shared.variant;
-        variant.legal_moves_checked(pos, node.in_check, moves);
-        if let Some(outcome) = variant.rulings().outcome(pos, moves.len(), &[]) {
+    /// The score that ends the node before its moves are known: a game end that does not
+    /// depend on them (the outcome as if the side to move had one), or the deepest ply.
+    fn end_before_moves(&self, pos: &Position, node: Node) -> Option<i32> {
+        if let Some(outcome) = self.shared.variant.rulings().outcome(pos, 1, &[]) {
             return Some(self.outcome_score(outcome, pos, node.ply));
         }
         if node.ply >= MAX_PLY - 1 {
+            return Some(self.static_eval(pos));
+        }
+        None
+    }
+
+    /// Generates the legal moves into `moves`; the score that ends the node if the game ends
+    /// here, or if the search is as deep as it goes. With `ends_checked` (`end_before_moves` has
+    /// looked at the rest), only a lack of moves is looked at.
+    fn generate_or_end(
+        &self,
+        pos: &Position,
+        node: Node,
+        moves: &mut MoveList,
+        ends_checked: bool,
+    ) -> Option<i32> {
+        let variant = self.shared.variant;
+        variant.legal_moves_checked(pos, node.in_check, moves);
+        if !ends_checked || moves.is_empty() {
+            if let Some(outcome) = variant.rulings().outcome(pos, moves.len(), &[]) {
+                return Some(self.outcome_score(outcome, pos, node.ply));
+            }
+        }
+        if !ends_checked && node.ply >= MAX_PLY - 1 {
             return Some(self.static_eval(pos));
         }
         None
