@@ -5,7 +5,7 @@
 use super::ordering::is_good_capture_score;
 use super::picker::Picker;
 use super::pruning;
-use super::tt::{Bound, TtEntry};
+use super::tt::{Bound, TtEntry, NO_EVAL};
 use super::worker::Worker;
 use super::{from_tt, to_tt, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::board::Position;
@@ -66,7 +66,7 @@ impl Worker<'_> {
             return alpha;
         }
         // Step 4. The transposition table: a deep enough entry ends the node outside PV lines.
-        let (tt_move, tt_score) = self.probe_tt(pos, node, alpha, beta);
+        let (tt_move, tt_score, tt_eval) = self.probe_tt(pos, node, alpha, beta);
         if let Some(score) = tt_score {
             return score;
         }
@@ -89,9 +89,11 @@ impl Worker<'_> {
                 return score;
             }
         }
-        // Step 6. Reverse futility on the static evaluation.
+        // Step 6. Reverse futility on the static evaluation (the table's, when it has one).
         let static_eval = if in_check {
             -INFINITY
+        } else if tt_eval != NO_EVAL {
+            tt_eval
         } else {
             self.static_eval(pos)
         };
@@ -121,14 +123,24 @@ impl Worker<'_> {
             return 0;
         };
         // Step 13. Remember the result for later visits and other threads.
-        self.store_tt(pos, node, best, best_move, alpha, beta);
+        let eval = if in_check { NO_EVAL } else { static_eval };
+        self.store_tt(pos, node, best, best_move, alpha, beta, eval);
         best
     }
 
-    /// The table's move for the node (or `Move::NULL`), and the score that ends the node if the
-    /// entry is deep enough and its bound settles the window (never on PV lines).
-    fn probe_tt(&self, pos: &Position, node: Node, alpha: i32, beta: i32) -> (Move, Option<i32>) {
-        let entry = self.shared.tt.probe(pos.hash());
+    /// The table's move for the node (or `Move::NULL`), the score that ends the node if the
+    /// entry is deep enough and its bound settles the window (never on PV lines), and the stored
+    /// static evaluation (or `NO_EVAL`).
+    fn probe_tt(
+        &self,
+        pos: &Position,
+        node: Node,
+        alpha: i32,
+        beta: i32,
+    ) -> (Move, Option<i32>, i32) {
+        let probed = self.shared.tt.probe_eval(pos.hash());
+        let tt_eval = probed.map_or(NO_EVAL, |(_, v)| v);
+        let entry = probed.map(|(e, _)| e);
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = entry.filter(|e| !node.pv_node && e.depth >= node.depth) {
             let s = from_tt(e.score, node.ply);
@@ -138,10 +150,10 @@ impl Worker<'_> {
                 Bound::Upper => s <= alpha,
             };
             if cut {
-                return (tt_move, Some(s));
+                return (tt_move, Some(s), tt_eval);
             }
         }
-        (tt_move, None)
+        (tt_move, None, tt_eval)
     }
 
     /// The score that ends the node before its moves are known: a game end that does not
@@ -349,7 +361,8 @@ impl Worker<'_> {
     }
 
     /// Stores the node's best score and move, with the bound the window `alpha`..`beta` it was
-    /// searched with gives it.
+    /// searched with gives it, and its static evaluation (or `NO_EVAL`).
+    #[allow(clippy::too_many_arguments)]
     fn store_tt(
         &self,
         pos: &Position,
@@ -358,6 +371,7 @@ impl Worker<'_> {
         best_move: Move,
         alpha: i32,
         beta: i32,
+        eval: i32,
     ) {
         let bound = if best >= beta {
             Bound::Lower
@@ -366,7 +380,7 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
+        self.shared.tt.store_eval(
             pos.hash(),
             TtEntry {
                 mv: best_move,
@@ -374,6 +388,7 @@ impl Worker<'_> {
                 depth: node.depth,
                 bound,
             },
+            eval,
         );
     }
 

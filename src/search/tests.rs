@@ -431,3 +431,46 @@ fn the_search_does_not_stalemate_when_ahead() {
         assert!(!replies.is_empty(), "depth {depth}: {m:?} stalemates");
     }
 }
+
+/// Quiescence stores its result in the table, a mate counted from its node, and reads it back
+/// at another ply counted from the root again: White's Rxe8 mates, found at ply 6 (mate at ply
+/// 7) and read from the table at ply 2 (mate at ply 3), in one node. A node that stands pat
+/// stores its static evaluation.
+#[test]
+fn quiescence_keeps_mate_distances_and_the_static_evaluation_in_the_table() {
+    let v = variants::by_name("chess").unwrap();
+    let pos = v
+        .parse_fen("4r1k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1")
+        .unwrap();
+    let tt = TranspositionTable::new(1);
+    tt.new_search();
+    let limits = Limits::default();
+    let control = Control::new(false);
+    let shared = Shared {
+        variant: v,
+        tt: &tt,
+        control: &control,
+        limits: &limits,
+        budget: TimeBudget::new(&limits),
+        nodes: AtomicU64::new(0),
+        helpers: 0,
+        iterations: Mutex::new(Vec::new()),
+        completed: AtomicU32::new(0),
+        busy: Vec::new(),
+    };
+    let mut w = worker::Worker::new(&shared, 0, &[]);
+    assert_eq!(w.quiesce(&pos, 6, -INFINITY, INFINITY, false), MATE - 7);
+    let e = tt.probe(pos.hash()).expect("quiescence stored its result");
+    assert_eq!((e.score, e.depth, e.bound), (MATE - 1, 0, tt::Bound::Exact));
+    let before = w.nodes;
+    assert_eq!(w.quiesce(&pos, 2, -INFINITY, INFINITY, false), MATE - 3);
+    assert_eq!(w.nodes - before, 1, "the table answered");
+
+    let quiet = v
+        .parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+        .unwrap();
+    let eval = w.static_eval(&quiet);
+    assert_eq!(w.quiesce(&quiet, 3, -INFINITY, eval - 50, false), eval);
+    let (e, stored) = tt.probe_eval(quiet.hash()).expect("a stand-pat is stored");
+    assert_eq!((e.score, e.bound, stored), (eval, tt::Bound::Lower, eval));
+}
