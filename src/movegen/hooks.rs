@@ -208,8 +208,18 @@ pub trait Hooks: Send + Sync {
 
     /// Whether a generated pseudo-legal move is allowed by a rule the tables cannot say
     /// (promotion limits). Called by the legality filter of both generators for every move.
-    /// Default: every move.
+    /// Default: every move. A game whose `allows` refuses a plain move (not a promotion) overrides
+    /// `counts_in_bulk` too.
     fn allows(&self, _pos: &Position, _m: Move) -> bool {
+        true
+    }
+
+    /// Whether the legal moves in `pos` may be counted without listing them (perft's last ply):
+    /// `allows` keeps every plain table move (promotions are listed and judged anyway), so
+    /// that the plain moves the `shortcuts` prove legal are counted by their targets alone.
+    /// Called by `movegen::legal_count`; when it says no, every move is listed and judged.
+    /// Default: yes, as `allows` refuses nothing.
+    fn counts_in_bulk(&self, _pos: &Position) -> bool {
         true
     }
 

@@ -18,6 +18,38 @@ pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut
     enforce_compulsion(h, pos, out);
 }
 
+/// The number of legal moves of the side to move, as `legal` would list them. Where the game
+/// lets it (`Hooks::counts_in_bulk`), the moves the shortcuts prove legal are counted by their
+/// targets without being listed; the rest are listed and filtered as `legal` does.
+pub fn legal_count<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool) -> usize {
+    let mut rest = MoveList::new();
+    if !h.counts_in_bulk(pos) || h.turns_have_parts() || h.compelled(pos).nonempty() {
+        legal(h, pos, in_check, &mut rest);
+        return rest.len();
+    }
+    let shortcuts = h.shortcuts(pos, in_check);
+    if shortcuts.every_move {
+        legal(h, pos, in_check, &mut rest);
+        return rest.len();
+    }
+    let rules = h.rules();
+    let rights = h.rights(pos, in_check);
+    let mut sink = generate::CountSink {
+        rules,
+        safe: shortcuts.safe,
+        risky: shortcuts.risky,
+        count: 0,
+        rest: &mut rest,
+    };
+    generate::board_moves_into(rules, pos, &rights, false, &mut sink);
+    let counted = sink.count;
+    generate::castling(h, pos, in_check, &mut rest);
+    generate::drops(rules, pos, &mut rest);
+    h.extra_moves(pos, in_check, &mut rest);
+    filter_legal(h, pos, shortcuts, &mut rest);
+    counted + rest.len()
+}
+
 /// The legal moves that change material (what quiescence searches): the same as `legal`
 /// filtered by the game's `is_noisy`.
 pub fn legal_noisy<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
@@ -57,6 +89,17 @@ fn legal_by_making<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move) -> bool {
 /// Keeps the pseudo-legal moves of `out` that the game allows and that leave no royal piece of
 /// the mover exposed.
 fn retain_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
+    filter_legal(h, pos, h.shortcuts(pos, in_check), out);
+}
+
+/// `retain_legal` with the position's shortcuts already worked out.
+#[inline(always)]
+fn filter_legal<H: Hooks + ?Sized>(
+    h: &H,
+    pos: &Position,
+    shortcuts: Shortcuts,
+    out: &mut MoveList,
+) {
     let us = pos.turn();
     let Shortcuts {
         safe,
@@ -64,7 +107,7 @@ fn retain_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &
         royal,
         every_move,
         drops_and_pass,
-    } = h.shortcuts(pos, in_check);
+    } = shortcuts;
     if every_move {
         out.retain(|m| h.allows(pos, m));
         return;
