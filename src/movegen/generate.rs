@@ -75,12 +75,18 @@ pub(super) trait Sink {
     /// The moves of the piece of `kind` on `from` to each of `targets`, expanded into
     /// promotions where the piece must promote (in target order).
     fn targets(&mut self, us: Color, kind: PieceKind, from: Square, targets: Bitboard);
+    /// `targets` with one target.
+    fn target(&mut self, us: Color, kind: PieceKind, from: Square, to: Square) {
+        self.targets(us, kind, from, Bitboard::from_square(to));
+    }
     /// One move of any other kind.
     fn push(&mut self, m: Move);
-    /// The pieces whose moves may be generated kind by kind in any order (`Shifts`), if the
-    /// order does not matter.
-    fn in_bulk(&self) -> Option<Bitboard> {
-        None
+    /// Whether the order of the moves does not matter, so that pieces may be generated a kind
+    /// at a time (`Shifts`).
+    const IN_BULK: bool = false;
+    /// The pieces whose moves may be generated a kind at a time, when `IN_BULK`.
+    fn in_bulk(&self) -> Bitboard {
+        Bitboard::EMPTY
     }
     /// The moves of pieces of `kind` onto `targets`, each from `offset` index steps back.
     fn shifted(&mut self, us: Color, kind: PieceKind, targets: Bitboard, offset: i16) {
@@ -103,6 +109,11 @@ impl Sink for ListSink<'_> {
         for to in targets {
             push_target(self.rules, self.out, us, kind, from, to);
         }
+    }
+
+    #[inline(always)]
+    fn target(&mut self, us: Color, kind: PieceKind, from: Square, to: Square) {
+        push_target(self.rules, self.out, us, kind, from, to);
     }
 
     #[inline(always)]
@@ -146,9 +157,11 @@ impl Sink for CountSink<'_> {
         self.rest.push(m);
     }
 
+    const IN_BULK: bool = true;
+
     #[inline(always)]
-    fn in_bulk(&self) -> Option<Bitboard> {
-        Some(self.safe)
+    fn in_bulk(&self) -> Bitboard {
+        self.safe
     }
 
     #[inline(always)]
@@ -178,7 +191,7 @@ pub(super) fn board_moves_into<S: Sink>(
     let occ = pos.occupied();
     let empty = !occ & rules.geometry().board();
     // Pieces whose moves may be generated a kind at a time, as shifts of the board.
-    let bulk = out.in_bulk().unwrap_or(Bitboard::EMPTY);
+    let bulk = out.in_bulk();
     for owner in Color::ALL {
         let movers = rights.movers & pos.color_bb(owner);
         if movers.is_empty() {
@@ -186,7 +199,7 @@ pub(super) fn board_moves_into<S: Sink>(
         }
         let them = rights.victims[owner];
         // A victim on an empty square would make a quiet leap and a capture one move twice.
-        let bulk = if (them & empty).is_empty() {
+        let bulk = if S::IN_BULK && (them & empty).is_empty() {
             bulk
         } else {
             Bitboard::EMPTY
@@ -212,7 +225,7 @@ pub(super) fn board_moves_into<S: Sink>(
                 victims: them,
             };
             let together = mine & bulk;
-            if together.more_than_one() {
+            if S::IN_BULK && together.more_than_one() {
                 if let Some(shifts) = rules.tables.shifts(us, kind) {
                     if together.count() as usize >= shifts.len() {
                         shifted_moves(us, kind, together, shifts, &to, out);
@@ -304,7 +317,7 @@ fn piece_moves<S: Sink>(
                     victims.contains(l.square) && l.modality.captures()
                 };
                 if ok {
-                    out.targets(us, kind, from, Bitboard::from_square(l.square));
+                    out.target(us, kind, from, l.square);
                 }
             }
         }

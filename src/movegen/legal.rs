@@ -88,6 +88,7 @@ fn legal_by_making<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move) -> bool {
 
 /// Keeps the pseudo-legal moves of `out` that the game allows and that leave no royal piece of
 /// the mover exposed.
+#[inline(never)]
 fn retain_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
     filter_legal(h, pos, h.shortcuts(pos, in_check), out);
 }
