@@ -129,6 +129,7 @@ pub(super) struct CountSink<'a> {
     pub rules: &'a Rules,
     pub safe: Bitboard,
     pub risky: Bitboard,
+    pub evasions: Bitboard,
     pub count: usize,
     pub rest: &'a mut MoveList,
 }
@@ -142,7 +143,7 @@ impl Sink for CountSink<'_> {
             if !self.rules.kinds[kind.index()].promotions.is_empty() {
                 listed |= targets & self.rules.promotion_zone(us);
             }
-            self.count += (targets & !listed).count() as usize;
+            self.count += (targets & self.evasions & !listed).count() as usize;
             listed
         } else {
             targets
@@ -170,7 +171,7 @@ impl Sink for CountSink<'_> {
         if !self.rules.kinds[kind.index()].promotions.is_empty() {
             listed |= targets & self.rules.promotion_zone(us);
         }
-        self.count += (targets & !listed).count() as usize;
+        self.count += (targets & self.evasions & !listed).count() as usize;
         for to in listed {
             let from = Square::from_index((to.index() as i16 - offset) as u8);
             push_target(self.rules, self.rest, us, kind, from, to);
