@@ -29,6 +29,10 @@ pub struct TuneArgs {
     /// Adam's step size (centipawns).
     #[arg(long, default_value_t = Options::default().rate)]
     pub rate: f64,
+    /// Weight of the penalty on each value's squared distance (in pawns) from its starting
+    /// value, added to the loss (0: none).
+    #[arg(long, default_value_t = Options::default().regularize)]
+    pub regularize: f64,
     /// Square numbering of PGN moves: uci or cecp.
     #[arg(long, default_value = "uci")]
     pub dialect: String,
@@ -97,13 +101,15 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
     let options = Options {
         epochs: args.epochs,
         rate: args.rate,
+        regularize: args.regularize,
     };
     let terminal = std::io::stderr().is_terminal();
     let bar = indicatif::ProgressBar::new(options.epochs as u64);
     if !terminal {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let fit = tune::tune(&counts.samples, &start, options, |epoch, loss| {
+    let values: Vec<usize> = layout.value.iter().flatten().copied().collect();
+    let fit = tune::tune(&counts.samples, &start, &values, options, |epoch, loss| {
         bar.set_position(epoch as u64);
         bar.set_message(format!("loss {loss:.6}"));
         if !terminal && (epoch % 50 == 0 || epoch == options.epochs) {

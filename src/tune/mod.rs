@@ -229,6 +229,9 @@ fn gradient(samples: &[Sample], v: &Values, k: f64) -> (Values, f64) {
     (g.into_iter().map(|[a, b]| [a / m, b / m]).collect(), l / m)
 }
 
+/// A pawn's value squared, the unit of `Options::regularize`'s distance.
+const PAWN_SQUARED: f64 = 100.0 * 100.0;
+
 /// How the parameters are fitted.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -236,6 +239,12 @@ pub struct Options {
     pub epochs: usize,
     /// Adam's step size, in centipawns.
     pub rate: f64,
+    /// Weight of the penalty on every value's distance from where it started, per squared
+    /// pawn (100 centipawns), added to the loss. Without it a value that few positions touch
+    /// (a king on the seventh rank) or two values that move together (a piece's value and its
+    /// whole square table) drift as far as the steps take them, since Adam moves every value
+    /// at the same pace whatever the size of its gradient.
+    pub regularize: f64,
 }
 
 impl Default for Options {
@@ -243,6 +252,7 @@ impl Default for Options {
         Options {
             epochs: 400,
             rate: 2.0,
+            regularize: 1e-4,
         }
     }
 }
@@ -258,20 +268,34 @@ pub struct Fit {
 
 /// Fits every parameter of `start` to `samples`: `K` first with the starting values, then
 /// Adam on the loss for `options.epochs` passes; `progress` hears (epoch, loss) after each.
+/// The parameters `unpenalized` (the pieces' values) are free of `options.regularize`: a
+/// piece's value and its square table move together, and the penalty on the table alone
+/// leaves the level in the value and the shape in the table.
 pub fn tune(
     samples: &[Sample],
     start: &Params,
+    unpenalized: &[usize],
     options: Options,
     mut progress: impl FnMut(usize, f64),
 ) -> Fit {
     let mut v = values_of(start);
+    let start_values = v.clone();
+    let mut penalty = vec![options.regularize; v.len()];
+    for &i in unpenalized {
+        penalty[i] = 0.0;
+    }
     let k = fit_k(samples, &v);
     let loss_before = loss(samples, &v, k);
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let mut m = vec![[0.0; 2]; v.len()];
     let mut s = vec![[0.0; 2]; v.len()];
     for epoch in 1..=options.epochs {
-        let (g, l) = gradient(samples, &v, k);
+        let (mut g, l) = gradient(samples, &v, k);
+        for (i, g) in g.iter_mut().enumerate() {
+            for p in 0..2 {
+                g[p] += 2.0 * penalty[i] * (v[i][p] - start_values[i][p]) / PAWN_SQUARED;
+            }
+        }
         let t = epoch as i32;
         for i in 0..v.len() {
             for p in 0..2 {
