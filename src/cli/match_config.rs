@@ -315,8 +315,11 @@ fn openings(
 /// A book line's opening, or its line number and what is wrong with it.
 type BookItem = Result<BookEntry, (usize, String)>;
 
-/// The positions of an EPD or FEN file, skipping blank and `#` lines; an EPD line's first four
-/// fields, with move counters `0 1`.
+/// The positions of an EPD or FEN file, skipping blank and `#` lines. An EPD line is a position
+/// of four fields followed by operations (`bm Qg6; id "WAC.001";`), but the books the engine
+/// writes carry the whole FEN (move counters, and a third party's clock as a seventh field),
+/// which the position may need (a spell counted in plies): the longest run of leading fields
+/// that the game reads as a FEN is taken, and four fields get the counters `0 1`.
 fn epd_book(text: &str, epd: bool, variant: &dyn Variant) -> Vec<BookItem> {
     text.lines()
         .enumerate()
@@ -324,10 +327,7 @@ fn epd_book(text: &str, epd: bool, variant: &dyn Variant) -> Vec<BookItem> {
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
         .map(|(line, l)| {
             let fen = if epd {
-                format!(
-                    "{} 0 1",
-                    l.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
-                )
+                epd_position(l, variant)
             } else {
                 l.to_string()
             };
@@ -340,6 +340,25 @@ fn epd_book(text: &str, epd: bool, variant: &dyn Variant) -> Vec<BookItem> {
             }
         })
         .collect()
+}
+
+/// Fields of a FEN beyond the EPD's four: the two move counters and a third party's clock.
+const MOST_FEN_FIELDS: usize = 7;
+
+/// The position of an EPD line as a FEN: its longest run of leading fields (from all of a
+/// FEN's to the EPD's four) that the game reads.
+fn epd_position(line: &str, variant: &dyn Variant) -> String {
+    let fields: Vec<&str> = line
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    (5..=fields.len().min(MOST_FEN_FIELDS))
+        .rev()
+        .map(|n| fields[..n].join(" "))
+        .find(|fen| variant.parse_fen(fen).is_ok())
+        .unwrap_or_else(|| format!("{} 0 1", fields[..fields.len().min(4)].join(" ")))
 }
 
 /// The games of a PGN file as openings: their first `plies` moves (coordinate notation or
@@ -492,4 +511,41 @@ fn third_party(a: &MatchArgs) -> Result<ThirdParty, String> {
         })?,
         seed: a.seed,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants;
+
+    /// Every shipped book, read as an EPD file of openings, gives every line's position whole
+    /// (move counters, a third party's clock), as the game's own book does.
+    #[test]
+    fn shipped_books_read_as_epd_openings_keep_the_whole_position() {
+        for v in variants::all() {
+            let text = crate::arena::books::book(v.name()).join("\n");
+            for (i, item) in epd_book(&text, true, *v).into_iter().enumerate() {
+                let entry = item.unwrap_or_else(|(l, e)| panic!("{} line {l}: {e}", v.name()));
+                let want = v
+                    .parse_fen(&crate::arena::books::book(v.name())[i])
+                    .unwrap();
+                let got = v.parse_fen(&entry.fen).unwrap();
+                assert_eq!(v.fen(&got), v.fen(&want), "{} line {}", v.name(), i + 1);
+            }
+        }
+    }
+
+    /// A test suite's line: four fields and operations; its counters are `0 1`.
+    #[test]
+    fn an_epd_line_with_operations_gets_counters() {
+        let chess = variants::by_name("chess").unwrap();
+        let line =
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";";
+        assert_eq!(
+            epd_position(line, chess),
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1"
+        );
+        let counted = "4k3/8/8/8/8/8/8/4K2R w K - 7 40";
+        assert_eq!(epd_position(counted, chess), counted);
+    }
 }
