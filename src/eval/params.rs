@@ -195,3 +195,64 @@ impl Params {
         out
     }
 }
+
+/// The first line of a parameter file's header that `menagerie tune` writes.
+const TUNED_MARK: &str = "Written by `menagerie tune`";
+
+/// The piece values `variant` plays with, as the Markdown block its rules page carries
+/// (`docs/rules/<game>.md`, between [`TABLE_BEGIN`] and [`TABLE_END`]; a test keeps the two the
+/// same): a line saying where the numbers come from, then one row a kind with a value, in pawns
+/// (centipawns / 100), middlegame and endgame.
+pub fn value_table(variant: &dyn Variant) -> String {
+    let (layout, params) = Params::for_variant(variant);
+    let file = SHIPPED
+        .iter()
+        .find(|(n, _)| *n == variant.name())
+        .map_or("", |(_, t)| *t);
+    let source = file
+        .lines()
+        .filter_map(|l| l.strip_prefix("# "))
+        .find(|l| l.starts_with(TUNED_MARK))
+        .map_or_else(
+            || "Not tuned yet: the shared defaults.".to_string(),
+            |l| {
+                // "Written by `menagerie tune` from N positions: K ..., loss ..."
+                let rest = l[TUNED_MARK.len()..].trim();
+                format!(
+                    "Learned by `menagerie tune` {}",
+                    rest.trim_end_matches(" (docs/tuning.md).")
+                ) + "."
+            },
+        );
+    let rules = variant.rules();
+    let mut out = format!(
+        "{source} Generated from `src/eval/params/{}.txt`.\n\n\
+         | piece | middlegame | endgame |\n|---|---|---|\n",
+        shipped_name(variant.name())
+    );
+    for ki in 0..rules.num_kinds() {
+        let Some(i) = layout.value[ki] else { continue };
+        let (mg, eg) = params.value(i);
+        out.push_str(&format!(
+            "| {} ({}) | {:.2} | {:.2} |\n",
+            rules.kinds[ki].spec.name,
+            rules.kinds[ki].spec.letter,
+            f64::from(mg) / 100.0,
+            f64::from(eg) / 100.0
+        ));
+    }
+    out
+}
+
+/// The game whose parameter file `variant` reads (a variant of a game reads the game's).
+fn shipped_name(variant: &str) -> &str {
+    if variant == "afterlife-optional-limbo" {
+        "afterlife"
+    } else {
+        variant
+    }
+}
+
+/// The lines around the generated table of learned values in `docs/rules/<game>.md`.
+pub const TABLE_BEGIN: &str = "<!-- learned values: generated, see docs/tuning.md -->";
+pub const TABLE_END: &str = "<!-- end of learned values -->";
