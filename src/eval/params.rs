@@ -89,11 +89,31 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, ParamError> {
     Ok(out)
 }
 
-/// The shipped files, read once.
+/// The directory named by this environment variable, if set, holds parameter files
+/// (`<game>.txt`) read instead of the shipped ones: a tuned file can be played against the
+/// shipped one without a build (docs/tuning.md). A file there that cannot be read or parsed
+/// leaves the shipped file in force.
+pub const PARAMS_DIR_VAR: &str = "MENAGERIE_PARAMS_DIR";
+
+/// The shipped files (or their replacements from [`PARAMS_DIR_VAR`]), read once.
 fn shipped_entries(variant: &str) -> Option<&'static Result<Vec<Entry>, ParamError>> {
     static READ: OnceLock<HashMap<&'static str, Result<Vec<Entry>, ParamError>>> = OnceLock::new();
-    READ.get_or_init(|| SHIPPED.iter().map(|(n, t)| (*n, parse(t))).collect())
-        .get(variant)
+    READ.get_or_init(|| {
+        let dir = std::env::var_os(PARAMS_DIR_VAR).map(std::path::PathBuf::from);
+        SHIPPED
+            .iter()
+            .map(|(n, t)| {
+                let replaced = dir
+                    .as_ref()
+                    .and_then(|d| {
+                        std::fs::read_to_string(d.join(format!("{}.txt", shipped_name(n)))).ok()
+                    })
+                    .and_then(|text| parse(&text).ok());
+                (*n, replaced.map_or_else(|| parse(t), Ok))
+            })
+            .collect()
+    })
+    .get(variant)
 }
 
 /// The named weights of a game's evaluation, in the order of its [`Layout`], each with a
@@ -218,10 +238,8 @@ pub fn value_table(variant: &dyn Variant) -> String {
             |l| {
                 // "Written by `menagerie tune` from N positions: K ..., loss ..."
                 let rest = l[TUNED_MARK.len()..].trim();
-                format!(
-                    "Learned by `menagerie tune` {}",
-                    rest.trim_end_matches(" (docs/tuning.md).")
-                ) + "."
+                let from = rest.split(':').next().unwrap_or(rest);
+                format!("Learned by `menagerie tune` {from} of self-play (docs/tuning.md).")
             },
         );
     let rules = variant.rules();
