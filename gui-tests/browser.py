@@ -313,6 +313,12 @@ def test_board(p, name, game):
         check(labels == game["regions"], f"{labels} board names shown, {game['regions']} boards")
     # The legend lists every piece of the game.
     check(len(p.css("#legend [data-legend]")) > 0, "the legend is empty")
+    # Every piece that is not royal carries the engine's value on its card.
+    cards = p.d.execute_script(
+        "return [...document.querySelectorAll('#legend [data-legend]')]"
+        ".map(e => e.textContent.includes(\"Engine's value\"))")
+    valued = p.d.execute_script("return page.variant.pieces.map(q => q.value !== null)")
+    check(cards == valued, f"value lines on the cards {cards}, pieces with a value {valued}")
 
 
 def test_engine_reply_and_undo(p, name, game):

@@ -68,6 +68,10 @@ pub struct Layout {
     pub placement: [Option<usize>; MAX_KINDS],
     /// Per kind counted for mobility: the weight per square reached.
     pub mobility: [Option<usize>; MAX_KINDS],
+    /// Per kind: the first parameter of its square table, which is a bonus per rank (counted
+    /// from the piece's side) plus a bonus per file (counted from the nearer edge, so the
+    /// table is the same on both wings): `rank.<kind>.<n>`, `file.<kind>.<n>` from 1.
+    pub square_table: [Option<usize>; MAX_KINDS],
     pub tempo: usize,
     pub king_shield: usize,
     pub king_tropism: usize,
@@ -86,6 +90,8 @@ pub struct Layout {
     /// there on an empty board above its average (rounded), or for a pawn-like kind its rank
     /// counted from its side.
     placement_feature: Vec<i32>,
+    /// Per (colour, kind, square): the rank and the file parameter of its square table.
+    square_params: Vec<[u32; 2]>,
 }
 
 /// The names of the kinds (not the movement templates) in parameter names: lower case, words joined by `_`; a name two kinds share
@@ -131,6 +137,8 @@ impl Layout {
         let mut placement = [None; MAX_KINDS];
         let mut mobility = [None; MAX_KINDS];
         let mut placement_feature = vec![0; 3 * MAX_KINDS * NUM_SQUARES];
+        let mut square_table = [None; MAX_KINDS];
+        let mut square_params = vec![[0; 2]; 3 * MAX_KINDS * NUM_SQUARES];
         let mut phase_value = [0; MAX_KINDS];
         for (ki, info) in rules.kinds.iter().enumerate().take(rules.num_kinds()) {
             let kind = PieceKind(ki as u8);
@@ -170,6 +178,13 @@ impl Layout {
                     };
                 }
             }
+            let first = push_square_table(&mut params, rules, &names[ki]);
+            square_table[ki] = Some(first);
+            for c in Color::ALL {
+                for sq in board {
+                    square_params[index(c, kind, sq)] = square_table_params(rules, first, c, sq);
+                }
+            }
         }
         for k in mobile_kinds(rules) {
             mobility[k.index()] =
@@ -193,6 +208,7 @@ impl Layout {
             value,
             placement,
             mobility,
+            square_table,
             tempo,
             king_shield,
             king_tropism,
@@ -205,6 +221,7 @@ impl Layout {
             phase_value,
             max_phase,
             placement_feature,
+            square_params,
         };
         (layout, params)
     }
@@ -214,6 +231,40 @@ impl Layout {
     pub fn placement_feature(&self, c: Color, k: PieceKind, sq: Square) -> i32 {
         self.placement_feature[index(c, k, sq)]
     }
+
+    /// The two parameters of the square table of kind `k` that a piece of colour `c` on `sq`
+    /// counts once each: its rank's and its file's.
+    #[inline]
+    pub fn square_params(&self, c: Color, k: PieceKind, sq: Square) -> [usize; 2] {
+        self.square_params[index(c, k, sq)].map(|i| i as usize)
+    }
+}
+
+/// Files counted from the nearer edge: a square table's file parameters.
+fn edge_files(files: u8) -> u8 {
+    files.div_ceil(2)
+}
+
+/// Appends the square table of a kind named `name` (0 everywhere); its first parameter.
+fn push_square_table(params: &mut Params, rules: &Rules, name: &str) -> usize {
+    let g = rules.geometry();
+    let first = params.len();
+    for n in 1..=g.ranks() {
+        params.push(format!("rank.{name}.{n}"), 0);
+    }
+    for n in 1..=edge_files(g.files()) {
+        params.push(format!("file.{name}.{n}"), 0);
+    }
+    first
+}
+
+/// The rank and file parameters of a piece of colour `c` on `sq`, in the square table that
+/// starts at `first`.
+fn square_table_params(rules: &Rules, first: usize, c: Color, sq: Square) -> [u32; 2] {
+    let g = rules.geometry();
+    let rank = g.relative_rank(c, sq) as usize;
+    let file = sq.file().min(g.files() - 1 - sq.file()) as usize;
+    [first + rank, first + g.ranks() as usize + file].map(|i| i as u32)
 }
 
 /// The material on the board counted by `phase_value`.
@@ -372,8 +423,9 @@ impl Eval {
             let weight = layout.placement[ki].map_or(S::default(), p);
             for c in Color::ALL {
                 for sq in board {
+                    let [rank, file] = layout.square_params(c, kind, sq);
                     table[index(c, kind, sq)] =
-                        value + weight * layout.placement_feature(c, kind, sq);
+                        value + weight * layout.placement_feature(c, kind, sq) + p(rank) + p(file);
                 }
             }
         }
@@ -502,6 +554,9 @@ impl Eval {
                     }
                     if let Some(i) = layout.placement[ki] {
                         coef[i] += f64::from(sign * layout.placement_feature(c, k, sq));
+                    }
+                    for i in layout.square_params(c, k, sq) {
+                        coef[i] += f64::from(sign);
                     }
                 }
                 phase += self.phase_value[ki] * pieces.count() as i32;

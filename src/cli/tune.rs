@@ -44,6 +44,10 @@ pub struct TuneArgs {
     /// unit of the others.
     #[arg(long, value_delimiter = ',')]
     pub fix: Vec<String>,
+    /// Weight of the penalty on each value's squared distance (in pawns) from its starting
+    /// value, added to the loss (0: none).
+    #[arg(long, default_value_t = Options::default().regularize)]
+    pub regularize: f64,
     /// Square numbering of PGN moves: uci or cecp.
     #[arg(long, default_value = "uci")]
     pub dialect: String,
@@ -115,6 +119,7 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
         min_weight: args.min_weight,
         holdout: args.holdout,
         blend: args.blend,
+        regularize: args.regularize,
     };
     let terminal = std::io::stderr().is_terminal();
     let bar = indicatif::ProgressBar::new(options.epochs as u64);
@@ -129,9 +134,11 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
                 .ok_or_else(|| format!("--fix {name}: no such parameter in {}", v.name()))?,
         );
     }
+    let values: Vec<usize> = layout.value.iter().flatten().copied().collect();
     let fit = tune::tune(
         &counts.samples,
         &start,
+        &values,
         options,
         &fixed,
         |epoch, loss, held| {

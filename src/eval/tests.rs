@@ -237,3 +237,44 @@ fn the_value_table_lists_the_valued_kinds_in_pawns() {
     assert!(!table.contains("| king (K) |"), "royal kinds have no value");
     assert!(table.contains("src/eval/params/chess.txt"));
 }
+
+/// A square table counts a piece by its rank from its own side and its file from the nearer
+/// edge: mirrored armies (colours swapped and ranks reversed, or files reversed) score the
+/// same whatever the table holds.
+#[test]
+fn square_tables_are_seen_from_each_side_and_both_wings() {
+    let v = variants::by_name("chess").unwrap();
+    let (layout, mut params) = Params::for_variant(v);
+    for i in 0..params.len() {
+        if params.name(i).starts_with("rank.") || params.name(i).starts_with("file.") {
+            // The same in both phases, so the blend does not matter below.
+            let x = (i as i32 * 37) % 101 - 50;
+            params.set(i, x, x);
+        }
+    }
+    let eval = Eval::with_params(v, &layout, &params);
+    let score = |fen: &str| eval.evaluate(v, &v.parse_fen(fen).unwrap(), Color::White);
+    // Colours swapped and ranks reversed: the score changes sign, but for the tempo.
+    let tempo = params.value(layout.tempo).0;
+    let a = score("4k3/8/8/8/2N5/8/1P6/4K3 w - - 0 1");
+    let b = score("4k3/1p6/8/2n5/8/8/8/4K3 w - - 0 1");
+    assert_eq!(a - tempo, -(b - tempo));
+    // Files reversed: the same score.
+    assert_eq!(
+        score("6k1/8/8/8/1Q6/8/8/K7 w - - 0 1"),
+        score("1k6/8/8/8/6Q1/8/8/7K w - - 0 1")
+    );
+    // The table does count: a knight on c4 and one on a1 differ by their tables' entries.
+    let (r4, f3) = (params.find("rank.knight.4"), params.find("file.knight.3"));
+    let (r1, f1) = (params.find("rank.knight.1"), params.find("file.knight.1"));
+    let mg = |i: Option<usize>| params.value(i.unwrap()).0;
+    let c4 = score("4k3/8/8/8/2N5/8/8/4K3 w - - 0 1");
+    let a1 = score("4k3/8/8/8/8/8/8/N3K3 w - - 0 1");
+    let other_terms = {
+        let flat = Eval::with_params(v, &layout, &Params::for_variant(v).1);
+        let s = |fen: &str| flat.evaluate(v, &v.parse_fen(fen).unwrap(), Color::White);
+        s("4k3/8/8/8/2N5/8/8/4K3 w - - 0 1") - s("4k3/8/8/8/8/8/8/N3K3 w - - 0 1")
+    };
+    assert_ne!(mg(r4) + mg(f3), mg(r1) + mg(f1));
+    assert!((c4 - a1 - other_terms - (mg(r4) + mg(f3) - mg(r1) - mg(f1))).abs() <= 2);
+}

@@ -5,6 +5,7 @@
 
 use crate::board::Position;
 use crate::core::{Color, MoveList, Piece, PieceKind, Square};
+use crate::eval::Params;
 use crate::notation::Dialect;
 use crate::rules::{Atom, Modality, Rules};
 use crate::variants::{self, Variant};
@@ -48,12 +49,19 @@ pub fn variant_json(v: &dyn Variant) -> Value {
             .map(|(_, t)| *t)
             .collect()
     };
+    let (layout, params) = Params::for_variant(v);
     let pieces: Vec<Value> = rules
         .pieces()
         .iter()
         .enumerate()
         .map(|(i, k)| {
             let kind = PieceKind(i as u8);
+            // The engine's value of the piece, in pawns, middlegame and endgame (none for a
+            // royal piece), as its parameter file gives it.
+            let value = layout.value[i].map(|p| {
+                let (mg, eg) = params.value(p);
+                json!([f64::from(mg) / 100.0, f64::from(eg) / 100.0])
+            });
             let promotions: Vec<String> = k
                 .promotions
                 .iter()
@@ -67,6 +75,7 @@ pub fn variant_json(v: &dyn Variant) -> Value {
                 "promotes": promotions,
                 "diagrams": diagrams(&k.atoms),
                 "notes": note_of(k.spec.letter),
+                "value": value,
             })
         })
         .collect();
@@ -229,6 +238,52 @@ mod tests {
                 assert!(!p["name"].as_str().unwrap().is_empty());
             }
         }
+    }
+
+    #[test]
+    fn piece_cards_carry_the_parameter_files_values() {
+        for v in variants::all() {
+            let j = variant_json(*v);
+            let (layout, params) = Params::for_variant(*v);
+            let file = crate::eval::shipped_file(v.name()).unwrap_or_default();
+            for (i, p) in j["pieces"].as_array().unwrap().iter().enumerate() {
+                let Some(index) = layout.value[i] else {
+                    assert!(
+                        p["value"].is_null(),
+                        "{}: a royal piece has no value",
+                        v.name()
+                    );
+                    continue;
+                };
+                let shown = p["value"].as_array().unwrap();
+                let centipawns = |x: &Value| (x.as_f64().unwrap() * 100.0).round() as i64;
+                // Where the game's file names the piece's value, the card shows that number.
+                let key = format!("{} ", params.name(index));
+                if let Some(line) = file.lines().find(|l| l.starts_with(&key)) {
+                    let written: Vec<i64> = line[key.len()..]
+                        .split_whitespace()
+                        .map(|n| n.parse().unwrap())
+                        .collect();
+                    assert_eq!(centipawns(&shown[0]), written[0], "{}: {line}", v.name());
+                    assert_eq!(centipawns(&shown[1]), *written.last().unwrap(), "{line}");
+                }
+            }
+        }
+        let chess = variant_json(variants::by_name("chess").unwrap());
+        let mg = |l: &str| {
+            let p = chess["pieces"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["letter"] == l)
+                .unwrap();
+            p["value"][0].as_f64().unwrap()
+        };
+        assert!(mg("P") < mg("N") && mg("N") <= mg("B") && mg("B") < mg("R") && mg("R") < mg("Q"));
+        assert!(
+            (0.5..1.5).contains(&mg("P")),
+            "a pawn is worth about one pawn"
+        );
     }
 
     #[test]

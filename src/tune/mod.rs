@@ -246,6 +246,8 @@ pub fn evidence(samples: &[Sample], n: usize) -> Vec<[f64; 2]> {
 
 /// The least a piece's value (`value.*`) is fitted to, in centipawns.
 pub const MIN_PIECE_VALUE: f64 = 10.0;
+/// A pawn's value squared, the unit of `Options::regularize`'s distance.
+const PAWN_SQUARED: f64 = 100.0 * 100.0;
 
 /// How the parameters are fitted.
 #[derive(Clone, Copy, Debug)]
@@ -270,6 +272,12 @@ pub struct Options {
     /// scale `K` is small), past what the search's pruning margins are set for; a third of it
     /// plays far better (docs/performance.md). 1: the fit itself.
     pub blend: f64,
+    /// Weight of the penalty on every value's distance from where it started, per squared
+    /// pawn (100 centipawns), added to the loss. Without it a value that few positions touch
+    /// (a king on the seventh rank) or two values that move together (a piece's value and its
+    /// whole square table) drift as far as the steps take them, since Adam moves every value
+    /// at the same pace whatever the size of its gradient.
+    pub regularize: f64,
 }
 
 impl Default for Options {
@@ -280,6 +288,7 @@ impl Default for Options {
             min_weight: 200.0,
             holdout: 0.1,
             blend: 0.3,
+            regularize: 1e-4,
         }
     }
 }
@@ -301,11 +310,15 @@ pub struct Fit {
 /// Fits every parameter of `start` to `samples` but those `fixed` (indices): `K` first with
 /// the starting values, then Adam on the loss for `options.epochs` passes (a value with less
 /// evidence than `options.min_weight` stays as it is; a piece's value stays at least
-/// [`MIN_PIECE_VALUE`]), keeping the values of the epoch with the lowest loss
-/// on the held-out positions; `progress` hears (epoch, loss, held-out loss) after each.
+/// [`MIN_PIECE_VALUE`]), keeping the values of the epoch with the lowest loss on the held-out
+/// positions; `progress` hears (epoch, loss, held-out loss) after each. The parameters
+/// `unpenalized` (the pieces' values) are free of `options.regularize`: a piece's value and its
+/// square table move together, and the penalty on the table alone leaves the level in the
+/// value and the shape in the table.
 pub fn tune(
     samples: &[Sample],
     start: &Params,
+    unpenalized: &[usize],
     options: Options,
     fixed: &[usize],
     mut progress: impl FnMut(usize, f64, f64),
@@ -314,6 +327,11 @@ pub fn tune(
         .min(samples.len().saturating_sub(1));
     let (train, check) = samples.split_at(samples.len() - held);
     let mut v = values_of(start);
+    let start_values = v.clone();
+    let mut penalty = vec![options.regularize; v.len()];
+    for &i in unpenalized {
+        penalty[i] = 0.0;
+    }
     let k = fit_k(train, &v);
     let loss_before = loss(train, &v, k);
     let holdout_before = loss(check, &v, k);
@@ -337,7 +355,12 @@ pub fn tune(
         .map(|i| start.name(i).starts_with("value."))
         .collect();
     for epoch in 1..=options.epochs {
-        let (g, l) = gradient(train, &v, k);
+        let (mut g, l) = gradient(train, &v, k);
+        for (i, g) in g.iter_mut().enumerate() {
+            for p in 0..2 {
+                g[p] += 2.0 * penalty[i] * (v[i][p] - start_values[i][p]) / PAWN_SQUARED;
+            }
+        }
         let t = epoch as i32;
         for i in 0..v.len() {
             for p in (0..2).filter(|&p| free[i][p]) {

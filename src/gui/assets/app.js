@@ -226,11 +226,19 @@ function buildLegend() {
     item.innerHTML =
       `<div class="legend-head">${images}<b>${p.letter}</b> ${escapeHtml(p.name)}${p.royal ? " (royal)" : ""}</div>` +
       `<div class="legend-body"><div class="diagrams">${diagrams || "<i>moves by its own rules (below)</i>"}</div>` +
-      `<div><div>Betza: <code>${escapeHtml(p.betza || "-")}</code></div>${promotes}` +
+      `<div><div>Betza: <code>${escapeHtml(p.betza || "-")}</code></div>${promotes}${valueLine(p)}` +
       p.notes.map((n) => `<p>${escapeHtml(n)}</p>`).join("") +
       "</div></div>";
     box.appendChild(item);
   }
+}
+
+// The engine's value of a piece, in pawns: one number where middlegame and endgame agree.
+function valueLine(p) {
+  if (!p.value) return "";
+  const [mg, eg] = p.value.map((x) => x.toFixed(2));
+  const text = mg === eg ? `${mg} pawns` : `${mg} pawns in the middlegame, ${eg} in the endgame`;
+  return `<div class="legend-value">Engine's value: ${text}</div>`;
 }
 
 function nameOfLetter(letter) {
