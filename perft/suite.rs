@@ -99,6 +99,13 @@ fn synced(v: &dyn Variant, pos: &Position, depth: u32, budget: &mut u64) {
         v.name(),
         pos.to_fen(v.rules())
     );
+    assert_eq!(
+        v.legal_count(pos),
+        b.len(),
+        "{}: the count differs from the reference at {}",
+        v.name(),
+        pos.to_fen(v.rules())
+    );
     if depth > 0 {
         for &m in fast.iter() {
             synced(v, &v.play(pos, m), depth - 1, budget);
@@ -260,6 +267,13 @@ fn fast_generator_equals_reference_on_biased_playouts() {
                 v.legal_moves(&pos, &mut fast);
                 let mut a: Vec<Move> = fast.iter().copied().collect();
                 let mut b = v.reference_moves(&pos);
+                assert_eq!(
+                    v.legal_count(&pos),
+                    b.len(),
+                    "{}: the count differs from the reference at {}",
+                    v.name(),
+                    v.fen(&pos)
+                );
                 a.sort_by_key(|m| m.to_bits());
                 b.sort_by_key(|m| m.to_bits());
                 if a != b {

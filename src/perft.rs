@@ -13,14 +13,13 @@ pub mod suite;
 
 /// Leaf count at `depth`.
 pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    match depth {
+        0 => return 1,
+        1 => return variant.legal_count(pos) as u64,
+        _ => {}
     }
     let mut moves = MoveList::new();
     variant.legal_moves(pos, &mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
     moves
         .iter()
         .map(|&m| perft(variant, &variant.play(pos, m), depth - 1))

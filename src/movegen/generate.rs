@@ -5,7 +5,7 @@
 
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Move, MoveList, PieceKind, Square};
-use crate::rules::Rules;
+use crate::rules::{shift, Rules, Shifts};
 
 use super::{Hooks, Method, Rights};
 
@@ -66,17 +66,147 @@ fn board_moves(
     noisy_only: bool,
     out: &mut MoveList,
 ) {
+    board_moves_into(rules, pos, rights, noisy_only, &mut ListSink { rules, out });
+}
+
+/// Where generation puts the targets it finds: a move list, or a count with a list of the
+/// moves the count may not take as legal (`CountSink`).
+pub(super) trait Sink {
+    /// The moves of the piece of `kind` on `from` to each of `targets`, expanded into
+    /// promotions where the piece must promote (in target order).
+    fn targets(&mut self, us: Color, kind: PieceKind, from: Square, targets: Bitboard);
+    /// `targets` with one target.
+    fn target(&mut self, us: Color, kind: PieceKind, from: Square, to: Square) {
+        self.targets(us, kind, from, Bitboard::from_square(to));
+    }
+    /// One move of any other kind.
+    fn push(&mut self, m: Move);
+    /// Whether the order of the moves does not matter, so that pieces may be generated a kind
+    /// at a time (`Shifts`).
+    const IN_BULK: bool = false;
+    /// The pieces whose moves may be generated a kind at a time, when `IN_BULK`.
+    fn in_bulk(&self) -> Bitboard {
+        Bitboard::EMPTY
+    }
+    /// The moves of pieces of `kind` onto `targets`, each from `offset` index steps back.
+    fn shifted(&mut self, us: Color, kind: PieceKind, targets: Bitboard, offset: i16) {
+        for to in targets {
+            let from = Square::from_index((to.index() as i16 - offset) as u8);
+            self.targets(us, kind, from, Bitboard::from_square(to));
+        }
+    }
+}
+
+/// Pushes every move into a list.
+struct ListSink<'a> {
+    rules: &'a Rules,
+    out: &'a mut MoveList,
+}
+
+impl Sink for ListSink<'_> {
+    #[inline(always)]
+    fn targets(&mut self, us: Color, kind: PieceKind, from: Square, targets: Bitboard) {
+        for to in targets {
+            push_target(self.rules, self.out, us, kind, from, to);
+        }
+    }
+
+    #[inline(always)]
+    fn target(&mut self, us: Color, kind: PieceKind, from: Square, to: Square) {
+        push_target(self.rules, self.out, us, kind, from, to);
+    }
+
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.out.push(m);
+    }
+}
+
+/// Counts the plain moves (not promotions) of the pieces on `safe` that end off `risky` (the
+/// ordinary moves the legality filter takes as legal without looking further, `Shortcuts`)
+/// and lists every other move in `rest`, for the filter.
+pub(super) struct CountSink<'a> {
+    pub rules: &'a Rules,
+    pub safe: Bitboard,
+    pub risky: Bitboard,
+    pub evasions: Bitboard,
+    pub count: usize,
+    pub rest: &'a mut MoveList,
+}
+
+impl Sink for CountSink<'_> {
+    #[inline(always)]
+    fn targets(&mut self, us: Color, kind: PieceKind, from: Square, targets: Bitboard) {
+        let listed = if self.safe.contains(from) {
+            // Promotions are listed, so that the game's `allows` still judges them.
+            let mut listed = targets & self.risky;
+            if !self.rules.kinds[kind.index()].promotions.is_empty() {
+                listed |= targets & self.rules.promotion_zone(us);
+            }
+            self.count += (targets & self.evasions & !listed).count() as usize;
+            listed
+        } else {
+            targets
+        };
+        for to in listed {
+            push_target(self.rules, self.rest, us, kind, from, to);
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.rest.push(m);
+    }
+
+    const IN_BULK: bool = true;
+
+    #[inline(always)]
+    fn in_bulk(&self) -> Bitboard {
+        self.safe
+    }
+
+    #[inline(always)]
+    fn shifted(&mut self, us: Color, kind: PieceKind, targets: Bitboard, offset: i16) {
+        let mut listed = targets & self.risky;
+        if !self.rules.kinds[kind.index()].promotions.is_empty() {
+            listed |= targets & self.rules.promotion_zone(us);
+        }
+        self.count += (targets & self.evasions & !listed).count() as usize;
+        for to in listed {
+            let from = Square::from_index((to.index() as i16 - offset) as u8);
+            push_target(self.rules, self.rest, us, kind, from, to);
+        }
+    }
+}
+
+/// `board_moves` into any sink.
+#[inline(always)]
+pub(super) fn board_moves_into<S: Sink>(
+    rules: &Rules,
+    pos: &Position,
+    rights: &Rights,
+    noisy_only: bool,
+    out: &mut S,
+) {
     let us = pos.turn();
     let occ = pos.occupied();
     let empty = !occ & rules.geometry().board();
+    // Pieces whose moves may be generated a kind at a time, as shifts of the board.
+    let bulk = out.in_bulk();
     for owner in Color::ALL {
         let movers = rights.movers & pos.color_bb(owner);
         if movers.is_empty() {
             continue;
         }
         let them = rights.victims[owner];
+        // A victim on an empty square would make a quiet leap and a capture one move twice.
+        let bulk = if S::IN_BULK && (them & empty).is_empty() {
+            bulk
+        } else {
+            Bitboard::EMPTY
+        };
         for kind in PieceKind::all(rules.num_kinds()) {
-            let mine = movers & pos.kind_bb(kind);
+            let mut mine = movers & pos.kind_bb(kind);
             if mine.is_empty() {
                 continue;
             }
@@ -95,14 +225,29 @@ fn board_moves(
                 quiet: quiet_to,
                 victims: them,
             };
+            let together = mine & bulk;
+            if S::IN_BULK && together.more_than_one() {
+                if let Some(shifts) = rules.tables.shifts(us, kind) {
+                    if together.count() as usize >= shifts.len() {
+                        shifted_moves(us, kind, together, shifts, &to, out);
+                        mine &= !together;
+                    }
+                }
+            }
             piece_moves(rules, us, kind, mine, &to, out);
         }
     }
-    en_passant(rules, pos, rights.movers, out);
+    en_passant_into(rules, pos, rights.movers, out);
 }
 
 /// En-passant captures by the pieces on `movers`.
 pub fn en_passant(rules: &Rules, pos: &Position, movers: Bitboard, out: &mut MoveList) {
+    en_passant_into(rules, pos, movers, &mut ListSink { rules, out });
+}
+
+/// `en_passant` into any sink.
+#[inline(always)]
+fn en_passant_into<S: Sink>(rules: &Rules, pos: &Position, movers: Bitboard, out: &mut S) {
     let Some(victim) = pos.ep_victim() else {
         return;
     };
@@ -128,13 +273,13 @@ struct Targets {
 
 /// Moves of the pieces of one kind on `from_squares`, going `us`'s way, onto `to`.
 #[inline(always)]
-fn piece_moves(
+fn piece_moves<S: Sink>(
     rules: &Rules,
     us: Color,
     kind: PieceKind,
     from_squares: Bitboard,
     to: &Targets,
-    out: &mut MoveList,
+    out: &mut S,
 ) {
     let t = &rules.tables;
     let Targets {
@@ -161,9 +306,7 @@ fn piece_moves(
             }
             (quiet & quiet_to) | (caps & victims)
         };
-        for to in targets {
-            push_target(rules, out, us, kind, from, to);
-        }
+        out.targets(us, kind, from, targets);
         if lame {
             for l in t.lame(us, kind, from) {
                 if (l.via & occ).nonempty() {
@@ -175,10 +318,44 @@ fn piece_moves(
                     victims.contains(l.square) && l.modality.captures()
                 };
                 if ok {
-                    push_target(rules, out, us, kind, from, l.square);
+                    out.target(us, kind, from, l.square);
                 }
             }
         }
+    }
+}
+
+/// The moves of the pieces of one kind on `pieces`, going `us`'s way, onto `to`, a leap at a
+/// time for all of them (in the order of the leaps, not of the pieces).
+#[inline(always)]
+fn shifted_moves<S: Sink>(
+    us: Color,
+    kind: PieceKind,
+    pieces: Bitboard,
+    shifts: &Shifts,
+    to: &Targets,
+    out: &mut S,
+) {
+    for s in &shifts.quiet {
+        out.shifted(us, kind, s.targets(pieces) & to.quiet, s.offset);
+    }
+    for s in &shifts.capture {
+        out.shifted(us, kind, s.targets(pieces) & to.victims, s.offset);
+    }
+    for l in &shifts.lame {
+        let mut from = pieces;
+        for &v in &l.via[..l.via_len as usize] {
+            from &= shift(to.empty, -v);
+        }
+        let reached = l.leap.targets(from);
+        let mut targets = Bitboard::EMPTY;
+        if l.modality.moves() {
+            targets |= reached & to.empty & to.quiet;
+        }
+        if l.modality.captures() {
+            targets |= reached & !to.empty & to.victims;
+        }
+        out.shifted(us, kind, targets, l.leap.offset);
     }
 }
 
@@ -201,12 +378,24 @@ pub fn moves_of(
         quiet: empty,
         victims,
     };
-    piece_moves(rules, pos.turn(), kind, from_squares, &to, out);
+    piece_moves(
+        rules,
+        pos.turn(),
+        kind,
+        from_squares,
+        &to,
+        &mut ListSink { rules, out },
+    );
 }
 
 /// Castling moves whose king and partner stand unmoved on their squares, with the squares
 /// between empty and the king's squares safe by the game's attack test.
-fn castling<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
+pub(super) fn castling<H: Hooks + ?Sized>(
+    h: &H,
+    pos: &Position,
+    in_check: bool,
+    out: &mut MoveList,
+) {
     let rules = h.rules();
     let us = pos.turn();
     let unmoved = pos.unmoved();
@@ -244,7 +433,7 @@ fn castling<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut 
 
 /// Drops from the side to move's reserve onto the empty squares of its drop zone (never a
 /// promoting piece into its promotion zone).
-fn drops(rules: &Rules, pos: &Position, out: &mut MoveList) {
+pub(super) fn drops(rules: &Rules, pos: &Position, out: &mut MoveList) {
     let us = pos.turn();
     if pos.reserve().is_empty_for(us) {
         return;

@@ -41,6 +41,10 @@ pub struct Shortcuts {
     /// Drops and the pass are legal as generated: they expose nothing (the game's `exposed`
     /// says so for them without looking at the position after them).
     pub drops_and_pass: bool,
+    /// Where an ordinary move of a piece on `safe` (off `risky`) must end to be legal: in
+    /// check, the checking piece and the squares that block its attack; elsewhere it leaves
+    /// the check standing. `Bitboard::ALL` when not in check.
+    pub evasions: Bitboard,
 }
 
 impl Shortcuts {
@@ -51,6 +55,7 @@ impl Shortcuts {
         royal: None,
         every_move: false,
         drops_and_pass: false,
+        evasions: Bitboard::ALL,
     };
 }
 
@@ -153,11 +158,14 @@ pub trait Hooks: Send + Sync {
     }
 
     /// Which ordinary moves the fast legality filter may decide without making them. Called
-    /// once per position by the fast filter. Default (`movegen::table_shortcuts`): when not in
-    /// check, pieces that stand on no line or lame leap between the royal piece and an enemy
-    /// piece that captures along it; the royal piece by the square test.
+    /// once per position by the fast filter. Default (`movegen::table_evasions`): pieces that
+    /// stand on no line or lame leap between the royal piece and an enemy piece that captures
+    /// along it, and in check by one enemy piece (found by the table movement of the
+    /// opponent's pieces), their moves onto it or between it and the royal piece; the royal
+    /// piece by the square test. A game whose `attackers` or `attacked` differ from the
+    /// default overrides this (`movegen::table_shortcuts` is the same without the evasions).
     fn shortcuts(&self, pos: &Position, in_check: bool) -> Shortcuts {
-        movegen::table_shortcuts(self.rules(), pos, in_check)
+        movegen::table_evasions(self.rules(), pos, in_check)
     }
 
     /// Whether the side to move is in check, worked out by `how`. Called by
@@ -208,8 +216,18 @@ pub trait Hooks: Send + Sync {
 
     /// Whether a generated pseudo-legal move is allowed by a rule the tables cannot say
     /// (promotion limits). Called by the legality filter of both generators for every move.
-    /// Default: every move.
+    /// Default: every move. A game whose `allows` refuses a plain move (not a promotion) overrides
+    /// `counts_in_bulk` too.
     fn allows(&self, _pos: &Position, _m: Move) -> bool {
+        true
+    }
+
+    /// Whether the legal moves in `pos` may be counted without listing them (perft's last ply):
+    /// `allows` keeps every plain table move (promotions are listed and judged anyway), so
+    /// that the plain moves the `shortcuts` prove legal are counted by their targets alone.
+    /// Called by `movegen::legal_count`; when it says no, every move is listed and judged.
+    /// Default: yes, as `allows` refuses nothing.
+    fn counts_in_bulk(&self, _pos: &Position) -> bool {
         true
     }
 

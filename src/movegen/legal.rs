@@ -18,6 +18,39 @@ pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut
     enforce_compulsion(h, pos, out);
 }
 
+/// The number of legal moves of the side to move, as `legal` would list them. Where the game
+/// lets it (`Hooks::counts_in_bulk`), the moves the shortcuts prove legal are counted by their
+/// targets without being listed; the rest are listed and filtered as `legal` does.
+pub fn legal_count<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool) -> usize {
+    let mut rest = MoveList::new();
+    if !h.counts_in_bulk(pos) || h.turns_have_parts() || h.compelled(pos).nonempty() {
+        legal(h, pos, in_check, &mut rest);
+        return rest.len();
+    }
+    let shortcuts = h.shortcuts(pos, in_check);
+    if shortcuts.every_move {
+        legal(h, pos, in_check, &mut rest);
+        return rest.len();
+    }
+    let rules = h.rules();
+    let rights = h.rights(pos, in_check);
+    let mut sink = generate::CountSink {
+        rules,
+        safe: shortcuts.safe,
+        risky: shortcuts.risky,
+        evasions: shortcuts.evasions,
+        count: 0,
+        rest: &mut rest,
+    };
+    generate::board_moves_into(rules, pos, &rights, false, &mut sink);
+    let counted = sink.count;
+    generate::castling(h, pos, in_check, &mut rest);
+    generate::drops(rules, pos, &mut rest);
+    h.extra_moves(pos, in_check, &mut rest);
+    filter_legal(h, pos, shortcuts, &mut rest);
+    counted + rest.len()
+}
+
 /// The legal moves that change material (what quiescence searches): the same as `legal`
 /// filtered by the game's `is_noisy`.
 pub fn legal_noisy<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
@@ -56,19 +89,46 @@ fn legal_by_making<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move) -> bool {
 
 /// Keeps the pseudo-legal moves of `out` that the game allows and that leave no royal piece of
 /// the mover exposed.
+#[inline(never)]
 fn retain_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
+    filter_legal(h, pos, h.shortcuts(pos, in_check), out);
+}
+
+/// `retain_legal` with the position's shortcuts already worked out.
+#[inline(always)]
+fn filter_legal<H: Hooks + ?Sized>(
+    h: &H,
+    pos: &Position,
+    shortcuts: Shortcuts,
+    out: &mut MoveList,
+) {
+    if shortcuts.every_move {
+        out.retain(|m| h.allows(pos, m));
+    } else if shortcuts.evasions == Bitboard::ALL {
+        filter_by_shortcuts::<H, false>(h, pos, shortcuts, out);
+    } else {
+        filter_by_shortcuts::<H, true>(h, pos, shortcuts, out);
+    }
+}
+
+/// `filter_legal` by the shortcuts; `EVADING` says whether the safe pieces' moves must end on
+/// `shortcuts.evasions` (in check), so that the test costs nothing out of check.
+#[inline(always)]
+fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
+    h: &H,
+    pos: &Position,
+    shortcuts: Shortcuts,
+    out: &mut MoveList,
+) {
     let us = pos.turn();
     let Shortcuts {
         safe,
         risky,
         royal,
-        every_move,
         drops_and_pass,
-    } = h.shortcuts(pos, in_check);
-    if every_move {
-        out.retain(|m| h.allows(pos, m));
-        return;
-    }
+        evasions,
+        ..
+    } = shortcuts;
     let (attackers, without_royal) = match royal {
         Some(k) => (
             h.attackers(pos, us),
@@ -81,7 +141,7 @@ fn retain_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &
             false
         } else if m.is_ordinary() {
             if safe.contains(m.from()) && !risky.contains(m.to()) {
-                true
+                !EVADING || evasions.contains(m.to())
             } else if Some(m.from()) == royal {
                 // The piece it captures attacks nothing any more.
                 let attackers = attackers & without_royal & !Bitboard::from_square(m.to());
@@ -89,8 +149,9 @@ fn retain_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &
             } else {
                 legal_by_making(h, pos, m)
             }
-        } else if m.kind() == MoveKind::Transform && safe.contains(m.from()) {
-            // A transformation moves nothing, so it exposes nothing either.
+        } else if m.kind() == MoveKind::Transform && !EVADING && safe.contains(m.from()) {
+            // A transformation moves nothing, so it exposes nothing either (in check it
+            // leaves the check standing: made and judged).
             true
         } else if drops_and_pass && matches!(m.kind(), MoveKind::Drop | MoveKind::Pass) {
             true
@@ -117,6 +178,7 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
             royal: None,
             every_move: rules.royal.is_empty(),
             drops_and_pass: false,
+            evasions: Bitboard::ALL,
         };
     }
     let Some(ksq) = royals.first().filter(|_| !royals.more_than_one()) else {
@@ -133,6 +195,82 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
         royal: Some(ksq),
         every_move: false,
         drops_and_pass: false,
+        evasions: Bitboard::ALL,
+    }
+}
+
+/// `table_shortcuts`, and in check by a single piece of the opponent (by the table movement of
+/// the opponent's pieces) the pieces that shield no line to the royal piece too: their
+/// ordinary moves are legal when they take the checking piece or block its line or lame leap,
+/// and illegal elsewhere; in double check, illegal everywhere. A check the tables do not see
+/// leaves every move to be made and judged.
+#[inline]
+pub fn table_evasions(rules: &Rules, pos: &Position, in_check: bool) -> Shortcuts {
+    let mut s = table_shortcuts(rules, pos, in_check);
+    let Some(ksq) = s.royal.filter(|_| in_check) else {
+        return s;
+    };
+    let us = pos.turn();
+    let Some(evasions) = evasion_squares(rules, pos, ksq, us.opponent()) else {
+        return s;
+    };
+    s.safe = !pinned(rules, pos, ksq, us) & !Bitboard::from_square(ksq);
+    s.evasions = evasions;
+    s
+}
+
+/// The squares where a move ends the check on `ksq` by `them`'s pieces (by their table
+/// movement): the checking piece and the squares between it and `ksq`, or the empty set when
+/// two pieces check; None when none does.
+fn evasion_squares(rules: &Rules, pos: &Position, ksq: Square, them: Color) -> Option<Bitboard> {
+    let t = &rules.tables;
+    let occ = pos.occupied();
+    let theirs = pos.color_bb(them);
+    let mut checkers = Bitboard::EMPTY;
+    let mut blocks = Bitboard::EMPTY;
+    for kind in t.leap_attack_kinds(them) {
+        let of_kind = pos.kind_bb(kind) & theirs;
+        if of_kind.is_empty() {
+            continue;
+        }
+        checkers |= t.leap_capturers(them, kind, ksq) & of_kind;
+        if t.has_lame(them, kind) {
+            for l in t.lame_capturers(them, kind, ksq) {
+                if of_kind.contains(l.square) && (l.via & occ).is_empty() {
+                    checkers.insert(l.square);
+                    blocks |= l.via;
+                }
+            }
+        }
+    }
+    for d in 0..8u8 {
+        let d = Direction(d);
+        let riders = t.capture_riders(them, d);
+        if riders.is_empty() {
+            continue;
+        }
+        let back = d.opposite();
+        if (t.ray(back, ksq) & theirs).is_empty() {
+            continue;
+        }
+        if let Some(b) = t.first_blocker(back, ksq, occ) {
+            let p = pos.piece_at(b);
+            if theirs.contains(b) && riders.contains(p.kind()) {
+                let rides = t.capture_rides(them, p.kind());
+                let range = rides.range[d.0 as usize];
+                if rides.from.contains(b) && (range == 0 || t.within(ksq, range).contains(b)) {
+                    checkers.insert(b);
+                    blocks |= t.ray(back, ksq) & !t.ray(back, b) & !Bitboard::from_square(b);
+                }
+            }
+        }
+    }
+    if checkers.is_empty() {
+        None
+    } else if checkers.more_than_one() {
+        Some(Bitboard::EMPTY)
+    } else {
+        Some(checkers | blocks)
     }
 }
 

@@ -6,7 +6,7 @@ pub mod betza;
 mod tables;
 
 pub use betza::{Atom, BetzaError, Modality};
-pub use tables::{Direction, Tables};
+pub use tables::{shift, Direction, LameShift, Shift, Shifts, Tables};
 
 use crate::core::{Bitboard, ByColor, Color, Geometry, KindSet, PieceKind, Square, MAX_KINDS};
 use std::fmt;

@@ -69,6 +69,75 @@ pub struct Rides {
     pub from: Bitboard,
 }
 
+/// One leap of a piece taken from every square it applies on at once: the board shifted by
+/// `offset` index steps, from the squares of `from`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shift {
+    /// Index steps from origin to target.
+    pub offset: i16,
+    /// The squares this leap lands on the board from.
+    pub from: Bitboard,
+}
+
+impl Shift {
+    /// The targets of the pieces on `pieces` (the ones on `from` only).
+    #[inline(always)]
+    pub fn targets(&self, pieces: Bitboard) -> Bitboard {
+        shift(pieces & self.from, self.offset)
+    }
+}
+
+/// `bb` moved by `offset` index steps (squares moved off the index space are lost).
+#[inline(always)]
+pub fn shift(bb: Bitboard, offset: i16) -> Bitboard {
+    if offset >= 0 {
+        Bitboard(bb.0 << offset as u32) & Bitboard::ALL
+    } else {
+        Bitboard(bb.0 >> (-offset) as u32)
+    }
+}
+
+/// A lame leap taken from every square at once: the leap, the offsets of the squares that must
+/// be empty (at most two), and whether it moves, captures or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LameShift {
+    /// The leap.
+    pub leap: Shift,
+    /// Offsets from the origin of the squares on its path.
+    pub via: [i16; 2],
+    /// How many of `via` are used.
+    pub via_len: u8,
+    /// Move, capture or both.
+    pub modality: Modality,
+}
+
+/// The leaps of a (colour, kind) without rides, as shifts of the whole board, for generating
+/// them for all pieces of the kind at once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Shifts {
+    /// Non-capturing leaps.
+    pub quiet: Vec<Shift>,
+    /// Capturing leaps.
+    pub capture: Vec<Shift>,
+    /// Lame leaps.
+    pub lame: Vec<LameShift>,
+}
+
+impl Shifts {
+    /// How many shifts generating them all takes.
+    pub fn len(&self) -> usize {
+        self.quiet.len() + self.capture.len() + self.lame.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Shifts per kind beyond which a kind is not generated set-wise.
+const MAX_SHIFTS: usize = 6;
+
 /// Everything the fast generator and attack detection read.
 #[derive(Debug)]
 pub struct Tables {
@@ -91,6 +160,9 @@ pub struct Tables {
     has_lame: Vec<bool>,
     /// Per colour: kinds that capture by a leap or a lame leap.
     leap_attack_kinds: [KindSet; 3],
+    /// Per (colour, kind): its leaps as shifts, for a kind without rides and with at most
+    /// `MAX_SHIFTS` different leaps.
+    shifts: Vec<Option<Shifts>>,
 }
 
 /// Distances the `within` table holds, 0 to 11: the longest line on a board twelve files wide.
@@ -241,6 +313,12 @@ impl Tables {
         self.leap_attack_kinds[c.index()]
     }
 
+    /// The kind's leaps as shifts of the whole board, if it has no rides and few leaps.
+    #[inline]
+    pub fn shifts(&self, c: Color, k: PieceKind) -> Option<&Shifts> {
+        self.shifts[ck(c, k)].as_ref()
+    }
+
     /// Whether the kind has lame leaps.
     #[inline]
     pub fn has_lame(&self, c: Color, k: PieceKind) -> bool {
@@ -319,6 +397,7 @@ impl<'a> Builder<'a> {
             symmetric: vec![true; 3 * MAX_KINDS],
             has_lame: vec![false; 3 * MAX_KINDS],
             leap_attack_kinds: [KindSet::EMPTY; 3],
+            shifts: vec![None; 3 * MAX_KINDS],
         };
         Builder {
             geo,
@@ -504,10 +583,82 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        for color in Color::ALL {
+            for ki in 0..num_kinds {
+                let kind = PieceKind(ki as u8);
+                let shifts = shifts_of(t, &self.lame_lists, board, color, kind);
+                t.shifts[ck(color, kind)] = shifts;
+            }
+        }
         pack(self.lame_lists, &mut t.lame, &mut t.lame_span);
         pack(self.rev_lame_lists, &mut t.rev_lame, &mut t.rev_lame_span);
         self.t
     }
+}
+
+/// The leaps of a (colour, kind) grouped by their offset (and a lame leap's path), if it has
+/// no rides and no more than `MAX_SHIFTS` groups.
+fn shifts_of(
+    t: &Tables,
+    lame_lists: &[Vec<LameLeap>],
+    board: Bitboard,
+    color: Color,
+    kind: PieceKind,
+) -> Option<Shifts> {
+    if t.quiet_rides[ck(color, kind)].dirs != 0 || t.capture_rides[ck(color, kind)].dirs != 0 {
+        return None;
+    }
+    fn add(list: &mut Vec<Shift>, offset: i16, sq: Square) {
+        match list.iter_mut().find(|s| s.offset == offset) {
+            Some(s) => s.from.insert(sq),
+            None => list.push(Shift {
+                offset,
+                from: Bitboard::from_square(sq),
+            }),
+        }
+    }
+    let diff = |from: Square, to: Square| to.index() as i16 - from.index() as i16;
+    let mut out = Shifts::default();
+    for sq in board {
+        for to in t.leap_quiet[cks(color, kind, sq)] {
+            add(&mut out.quiet, diff(sq, to), sq);
+        }
+        for to in t.leap_capture[cks(color, kind, sq)] {
+            add(&mut out.capture, diff(sq, to), sq);
+        }
+        for l in &lame_lists[cks(color, kind, sq)] {
+            if l.via.count() > 2 {
+                return None;
+            }
+            let mut via = [0i16; 2];
+            for (i, v) in l.via.into_iter().enumerate() {
+                via[i] = diff(sq, v);
+            }
+            let via_len = l.via.count() as u8;
+            let offset = diff(sq, l.square);
+            match out.lame.iter_mut().find(|s| {
+                s.leap.offset == offset
+                    && s.via == via
+                    && s.via_len == via_len
+                    && s.modality == l.modality
+            }) {
+                Some(s) => s.leap.from.insert(sq),
+                None => out.lame.push(LameShift {
+                    leap: Shift {
+                        offset,
+                        from: Bitboard::from_square(sq),
+                    },
+                    via,
+                    via_len,
+                    modality: l.modality,
+                }),
+            }
+        }
+        if out.len() > MAX_SHIFTS {
+            return None;
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Appends the lists to `flat` one after another, each one's span in `spans`.

@@ -5,7 +5,7 @@
 use super::ordering::is_good_capture_score;
 use super::picker::Picker;
 use super::pruning;
-use super::tt::{Bound, TtEntry};
+use super::tt::{Bound, TtEntry, NO_EVAL};
 use super::worker::Worker;
 use super::{from_tt, to_tt, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::board::Position;
@@ -66,14 +66,21 @@ impl Worker<'_> {
             return alpha;
         }
         // Step 4. The transposition table: a deep enough entry ends the node outside PV lines.
-        let (tt_move, tt_score) = self.probe_tt(pos, node, alpha, beta);
+        let (tt_move, tt_score, tt_eval) = self.probe_tt(pos, node, alpha, beta);
         if let Some(score) = tt_score {
             return score;
         }
-        // Step 5. The moves; game ends by the variant's rules (mate, stalemate, 50 moves, its own
-        // wins), and the deepest ply, end the node.
+        // Step 5. The moves, in check or on a third party's turn (which neither reverse futility
+        // nor the null move prunes); game ends by the variant's rules (mate, stalemate, 50 moves,
+        // its own wins), and the deepest ply, end the node. Elsewhere the ends that do not need
+        // the moves are looked at here, and the moves wait until the node is not pruned.
         let mut moves = MoveList::new();
-        if let Some(score) = self.generate_or_end(pos, node, &mut moves) {
+        let generated = in_check || pos.turn() == Color::Neutral;
+        if let Some(score) = if generated {
+            self.generate_or_end(pos, node, &mut moves, false)
+        } else {
+            self.end_before_moves(pos, node)
+        } {
             return score;
         }
         // Step 5a. A third party's ply by its policy.
@@ -82,9 +89,11 @@ impl Worker<'_> {
                 return score;
             }
         }
-        // Step 6. Reverse futility on the static evaluation.
+        // Step 6. Reverse futility on the static evaluation (the table's, when it has one).
         let static_eval = if in_check {
             -INFINITY
+        } else if tt_eval != NO_EVAL {
+            tt_eval
         } else {
             self.static_eval(pos)
         };
@@ -94,6 +103,13 @@ impl Worker<'_> {
         // Step 7. Null move.
         if let Some(score) = self.null_move(pos, node, beta, static_eval) {
             return score;
+        }
+        // Step 7a. The moves, out of check: having none ends the game (stalemate, or the
+        // variant's own end).
+        if !generated {
+            if let Some(score) = self.generate_or_end(pos, node, &mut moves, true) {
+                return score;
+            }
         }
         // Step 8. Internal iterative reduction.
         if pruning::iir(node.depth, tt_move) {
@@ -107,14 +123,24 @@ impl Worker<'_> {
             return 0;
         };
         // Step 13. Remember the result for later visits and other threads.
-        self.store_tt(pos, node, best, best_move, alpha, beta);
+        let eval = if in_check { NO_EVAL } else { static_eval };
+        self.store_tt(pos, node, best, best_move, alpha, beta, eval);
         best
     }
 
-    /// The table's move for the node (or `Move::NULL`), and the score that ends the node if the
-    /// entry is deep enough and its bound settles the window (never on PV lines).
-    fn probe_tt(&self, pos: &Position, node: Node, alpha: i32, beta: i32) -> (Move, Option<i32>) {
-        let entry = self.shared.tt.probe(pos.hash());
+    /// The table's move for the node (or `Move::NULL`), the score that ends the node if the
+    /// entry is deep enough and its bound settles the window (never on PV lines), and the stored
+    /// static evaluation (or `NO_EVAL`).
+    fn probe_tt(
+        &self,
+        pos: &Position,
+        node: Node,
+        alpha: i32,
+        beta: i32,
+    ) -> (Move, Option<i32>, i32) {
+        let probed = self.shared.tt.probe_eval(pos.hash());
+        let tt_eval = probed.map_or(NO_EVAL, |(_, v)| v);
+        let entry = probed.map(|(e, _)| e);
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = entry.filter(|e| !node.pv_node && e.depth >= node.depth) {
             let s = from_tt(e.score, node.ply);
@@ -124,21 +150,42 @@ impl Worker<'_> {
                 Bound::Upper => s <= alpha,
             };
             if cut {
-                return (tt_move, Some(s));
+                return (tt_move, Some(s), tt_eval);
             }
         }
-        (tt_move, None)
+        (tt_move, None, tt_eval)
     }
 
-    /// Generates the legal moves into `moves`; the score that ends the node if the game ends
-    /// here, or if the search is as deep as it goes.
-    fn generate_or_end(&self, pos: &Position, node: Node, moves: &mut MoveList) -> Option<i32> {
-        let variant = self.shared.variant;
-        variant.legal_moves_checked(pos, node.in_check, moves);
-        if let Some(outcome) = variant.rulings().outcome(pos, moves.len(), &[]) {
+    /// The score that ends the node before its moves are known: a game end that does not
+    /// depend on them (the outcome as if the side to move had one), or the deepest ply.
+    fn end_before_moves(&self, pos: &Position, node: Node) -> Option<i32> {
+        if let Some(outcome) = self.shared.variant.rulings().outcome(pos, 1, &[]) {
             return Some(self.outcome_score(outcome, pos, node.ply));
         }
         if node.ply >= MAX_PLY - 1 {
+            return Some(self.static_eval(pos));
+        }
+        None
+    }
+
+    /// Generates the legal moves into `moves`; the score that ends the node if the game ends
+    /// here, or if the search is as deep as it goes. With `ends_checked` (`end_before_moves` has
+    /// looked at the rest), only a lack of moves is looked at.
+    fn generate_or_end(
+        &self,
+        pos: &Position,
+        node: Node,
+        moves: &mut MoveList,
+        ends_checked: bool,
+    ) -> Option<i32> {
+        let variant = self.shared.variant;
+        variant.legal_moves_checked(pos, node.in_check, moves);
+        if !ends_checked || moves.is_empty() {
+            if let Some(outcome) = variant.rulings().outcome(pos, moves.len(), &[]) {
+                return Some(self.outcome_score(outcome, pos, node.ply));
+            }
+        }
+        if !ends_checked && node.ply >= MAX_PLY - 1 {
             return Some(self.static_eval(pos));
         }
         None
@@ -314,7 +361,8 @@ impl Worker<'_> {
     }
 
     /// Stores the node's best score and move, with the bound the window `alpha`..`beta` it was
-    /// searched with gives it.
+    /// searched with gives it, and its static evaluation (or `NO_EVAL`).
+    #[allow(clippy::too_many_arguments)]
     fn store_tt(
         &self,
         pos: &Position,
@@ -323,6 +371,7 @@ impl Worker<'_> {
         best_move: Move,
         alpha: i32,
         beta: i32,
+        eval: i32,
     ) {
         let bound = if best >= beta {
             Bound::Lower
@@ -331,7 +380,7 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
+        self.shared.tt.store_eval(
             pos.hash(),
             TtEntry {
                 mv: best_move,
@@ -339,6 +388,7 @@ impl Worker<'_> {
                 depth: node.depth,
                 bound,
             },
+            eval,
         );
     }
 

@@ -1,8 +1,9 @@
 //! Quiescence search: beyond the horizon, only noisy moves (or every evasion in check) are
 //! searched, so the static evaluation is read in quiet positions only.
 
+use super::tt::{Bound, TtEntry, NO_EVAL};
 use super::worker::Worker;
-use super::{INFINITY, MAX_PLY};
+use super::{from_tt, to_tt, INFINITY, MAX_PLY};
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Move, MoveKind, MoveList};
 use crate::third_party::{seeded_choice_in, Policy};
@@ -44,6 +45,9 @@ impl Worker<'_> {
             return self.quiesce_third_party(pos, &mut moves, ply, alpha, beta);
         }
         let stand_pat;
+        let alpha_in = alpha;
+        let mut tt_move = Move::NULL;
+        let mut eval = NO_EVAL;
         // Every evasion, so that mate is found, while the line has quiet moves to spare.
         let evasions = in_check && self.quiesce_quiet < QUIESCE_EVASIONS;
         if in_check {
@@ -60,8 +64,34 @@ impl Worker<'_> {
             if let Some(outcome) = variant.rulings().outcome(pos, 1, &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
-            stand_pat = self.static_eval(pos);
+            // The table: an entry of any depth settles a quiescence node its bound settles; its
+            // move is tried first and its static evaluation spares one.
+            let probed = if in_check {
+                None
+            } else {
+                self.shared.tt.probe_eval(pos.hash())
+            };
+            if let Some((e, _)) = probed {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+                tt_move = e.mv;
+            }
+            eval = match probed {
+                Some((_, v)) if v != NO_EVAL => v,
+                _ => self.static_eval(pos),
+            };
+            stand_pat = eval;
             if stand_pat >= beta {
+                if !in_check {
+                    self.store_quiesce(pos, ply, stand_pat, Move::NULL, Bound::Lower, eval);
+                }
                 return stand_pat;
             }
             if in_check {
@@ -71,8 +101,9 @@ impl Worker<'_> {
             }
         }
         let mut best = stand_pat;
+        let mut best_move = Move::NULL;
         alpha = alpha.max(best);
-        let mut picker = self.picker(pos, &mut moves, ply, Move::NULL);
+        let mut picker = self.picker(pos, &mut moves, ply, tt_move);
         while let Some(m) = picker.next() {
             if !evasions && self.quiesce_skips(pos, m, stand_pat, alpha) {
                 continue;
@@ -86,6 +117,7 @@ impl Worker<'_> {
             }
             if score > best {
                 best = score;
+                best_move = m;
             }
             if score > alpha {
                 alpha = score;
@@ -93,6 +125,18 @@ impl Worker<'_> {
             if alpha >= beta {
                 break;
             }
+        }
+        // Not in check, the node's result depends on the position alone (up to the line's
+        // limits): it is stored at depth 0, below every full-width entry.
+        if !in_check {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_in {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.store_quiesce(pos, ply, best, best_move, bound, eval);
         }
         best
     }
@@ -126,6 +170,28 @@ impl Worker<'_> {
         let check = variant.in_check(&child);
         // Forced, so it costs none of the line's quiet moves.
         self.quiesce_child(pos, &child, ply, alpha, beta, check, false)
+    }
+
+    /// Stores a quiescence node's result at depth 0.
+    fn store_quiesce(
+        &self,
+        pos: &Position,
+        ply: usize,
+        score: i32,
+        mv: Move,
+        bound: Bound,
+        eval: i32,
+    ) {
+        self.shared.tt.store_eval(
+            pos.hash(),
+            TtEntry {
+                mv,
+                score: to_tt(score, ply),
+                depth: 0,
+                bound,
+            },
+            eval,
+        );
     }
 
     /// Whether quiescence (not in check) skips the noisy move `m`.

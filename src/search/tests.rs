@@ -415,3 +415,62 @@ fn a_line_of_checks_on_both_sides_ends() {
     let r = quick_search(v, &pos, &limits, &TranspositionTable::new(4));
     assert_eq!(r.depth, 4, "depth {} after {} nodes", r.depth, r.nodes);
 }
+
+/// A stalemate below the root is seen although the moves of a node out of check are generated
+/// after reverse futility and the null move: White, a queen up, has many moves that leave
+/// Black's king on a8 without a move (every king move, Qc7, Qb5, ...) and must play none.
+#[test]
+fn the_search_does_not_stalemate_when_ahead() {
+    let v = variants::by_name("chess").unwrap();
+    let pos = v.parse_fen("k7/8/1Q6/8/8/8/8/K7 w - - 0 1").unwrap();
+    for depth in 1..=6 {
+        let m = best_at_depth(v, &pos, depth).expect("White has moves");
+        let after = v.play(&pos, m);
+        let mut replies = MoveList::new();
+        v.legal_moves(&after, &mut replies);
+        assert!(!replies.is_empty(), "depth {depth}: {m:?} stalemates");
+    }
+}
+
+/// Quiescence stores its result in the table, a mate counted from its node, and reads it back
+/// at another ply counted from the root again: White's Rxe8 mates, found at ply 6 (mate at ply
+/// 7) and read from the table at ply 2 (mate at ply 3), in one node. A node that stands pat
+/// stores its static evaluation.
+#[test]
+fn quiescence_keeps_mate_distances_and_the_static_evaluation_in_the_table() {
+    let v = variants::by_name("chess").unwrap();
+    let pos = v
+        .parse_fen("4r1k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1")
+        .unwrap();
+    let tt = TranspositionTable::new(1);
+    tt.new_search();
+    let limits = Limits::default();
+    let control = Control::new(false);
+    let shared = Shared {
+        variant: v,
+        tt: &tt,
+        control: &control,
+        limits: &limits,
+        budget: TimeBudget::new(&limits),
+        nodes: AtomicU64::new(0),
+        helpers: 0,
+        iterations: Mutex::new(Vec::new()),
+        completed: AtomicU32::new(0),
+        busy: Vec::new(),
+    };
+    let mut w = worker::Worker::new(&shared, 0, &[]);
+    assert_eq!(w.quiesce(&pos, 6, -INFINITY, INFINITY, false), MATE - 7);
+    let e = tt.probe(pos.hash()).expect("quiescence stored its result");
+    assert_eq!((e.score, e.depth, e.bound), (MATE - 1, 0, tt::Bound::Exact));
+    let before = w.nodes;
+    assert_eq!(w.quiesce(&pos, 2, -INFINITY, INFINITY, false), MATE - 3);
+    assert_eq!(w.nodes - before, 1, "the table answered");
+
+    let quiet = v
+        .parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+        .unwrap();
+    let eval = w.static_eval(&quiet);
+    assert_eq!(w.quiesce(&quiet, 3, -INFINITY, eval - 50, false), eval);
+    let (e, stored) = tt.probe_eval(quiet.hash()).expect("a stand-pat is stored");
+    assert_eq!((e.score, e.bound, stored), (eval, tt::Bound::Lower, eval));
+}

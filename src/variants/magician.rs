@@ -127,6 +127,11 @@ impl Hooks for Magician {
         pos.pieces(pos.turn(), MAGICIAN).is_empty() || !self.enters_trigger_rank(pos, m)
     }
 
+    /// `allows` refuses plain pawn moves onto the 6th rank while the mover has Magicians.
+    fn counts_in_bulk(&self, pos: &Position) -> bool {
+        pos.pieces(pos.turn(), MAGICIAN).is_empty()
+    }
+
     /// Each pawn move onto the 6th rank, once per own Magician and new kind (RULINGS §8 item
     /// 6); and every Bishop may switch into a Magician unless the king is in check (§8 item 5).
     fn extra_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList) {

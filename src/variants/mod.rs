@@ -119,6 +119,14 @@ pub trait Variant: Send + Sync {
     /// works it out for the child it is about to enter).
     fn legal_moves_checked(&self, pos: &Position, in_check: bool, out: &mut MoveList);
 
+    /// The number of legal moves of the side to move (perft's last ply): `legal_moves`'s
+    /// length, counted without listing where the game allows (`Hooks::counts_in_bulk`).
+    fn legal_count(&self, pos: &Position) -> usize {
+        let mut moves = MoveList::new();
+        self.legal_moves(pos, &mut moves);
+        moves.len()
+    }
+
     /// The legal moves that change material (what quiescence searches): the legal moves for
     /// which `Hooks::is_noisy` holds.
     fn noisy_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList);
@@ -209,6 +217,10 @@ impl<H: GameModule> Variant for Pipeline<H> {
 
     fn legal_moves_checked(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
         movegen::legal(&self.0, pos, in_check, out);
+    }
+
+    fn legal_count(&self, pos: &Position) -> usize {
+        movegen::legal_count(&self.0, pos, self.in_check(pos))
     }
 
     fn noisy_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList) {

@@ -271,6 +271,7 @@ impl Hooks for Schizophrenic {
             royal: Some(king),
             every_move: false,
             drops_and_pass: false,
+            evasions: Bitboard::ALL,
         }
     }
 

@@ -72,6 +72,13 @@ fn fast_generator_equals_reference() {
         for_each_playout_position(*v, |pos, moves| {
             let fast = sorted(moves.as_slice().to_vec());
             let slow = sorted(v.reference_moves(pos));
+            assert_eq!(
+                v.legal_count(pos),
+                slow.len(),
+                "{}: {}",
+                v.name(),
+                v.fen(pos)
+            );
             assert_eq!(fast, slow, "{}: {}", v.name(), v.fen(pos));
         });
     }

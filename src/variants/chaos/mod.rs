@@ -342,6 +342,12 @@ impl Hooks for Chaos {
         s
     }
 
+    /// No move of Nature's is proven legal without being judged: hers are listed and judged
+    /// as generated.
+    fn counts_in_bulk(&self, pos: &Position) -> bool {
+        pos.turn() != Color::Neutral
+    }
+
     fn in_check(&self, pos: &Position, how: Method) -> bool {
         pos.turn() != Color::Neutral && movegen::royal_attacked(self, pos, pos.turn(), how)
     }

@@ -393,6 +393,11 @@ impl Hooks for Existentialist {
         moves::reference_extra(self, pos, in_check, out);
     }
 
+    /// `allows` judges plain moves too: every move is listed and judged.
+    fn counts_in_bulk(&self, _pos: &Position) -> bool {
+        false
+    }
+
     fn allows(&self, pos: &Position, m: Move) -> bool {
         moves::allows(self, pos, m)
     }

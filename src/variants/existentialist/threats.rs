@@ -407,6 +407,7 @@ pub fn shortcuts(game: &Existentialist, pos: &Position, in_check: bool) -> Short
             royal: None,
             every_move: false,
             drops_and_pass: false,
+            evasions: Bitboard::ALL,
         };
     }
     unsafe_.insert(k);
@@ -421,6 +422,7 @@ pub fn shortcuts(game: &Existentialist, pos: &Position, in_check: bool) -> Short
             royal,
             every_move: false,
             drops_and_pass: false,
+            evasions: Bitboard::ALL,
         };
     }
     let t = &game.rules.tables;
@@ -457,5 +459,6 @@ pub fn shortcuts(game: &Existentialist, pos: &Position, in_check: bool) -> Short
         royal,
         every_move: false,
         drops_and_pass: false,
+        evasions: Bitboard::ALL,
     }
 }
