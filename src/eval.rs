@@ -14,7 +14,7 @@
 
 mod params;
 
-pub use params::{shipped_file, ParamError, Params};
+pub use params::{shipped_file, value_table, ParamError, Params, TABLE_BEGIN, TABLE_END};
 
 use crate::board::Position;
 use crate::core::{Bitboard, Color, KindSet, PieceKind, Square, MAX_KINDS, NUM_SQUARES};

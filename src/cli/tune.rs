@@ -29,6 +29,21 @@ pub struct TuneArgs {
     /// Adam's step size (centipawns).
     #[arg(long, default_value_t = Options::default().rate)]
     pub rate: f64,
+    /// Evidence a value needs to move: the positions where its feature is not zero, weighed
+    /// by their phase (middlegame) or 1 - phase (endgame); values with less keep their start.
+    #[arg(long, default_value_t = Options::default().min_weight)]
+    pub min_weight: f64,
+    /// Share of the positions (the last ones) held out: the values kept are those of the
+    /// epoch with the lowest loss on them.
+    #[arg(long, default_value_t = Options::default().holdout)]
+    pub holdout: f64,
+    /// Share of the fitted change written: start + blend x (fitted - start).
+    #[arg(long, default_value_t = Options::default().blend)]
+    pub blend: f64,
+    /// Parameters kept at their values (by name, comma-separated), e.g. `value.pawn` as the
+    /// unit of the others.
+    #[arg(long, value_delimiter = ',')]
+    pub fix: Vec<String>,
     /// Weight of the penalty on each value's squared distance (in pawns) from its starting
     /// value, added to the loss (0: none).
     #[arg(long, default_value_t = Options::default().regularize)]
@@ -101,6 +116,9 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
     let options = Options {
         epochs: args.epochs,
         rate: args.rate,
+        min_weight: args.min_weight,
+        holdout: args.holdout,
+        blend: args.blend,
         regularize: args.regularize,
     };
     let terminal = std::io::stderr().is_terminal();
@@ -108,14 +126,32 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
     if !terminal {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
+    let mut fixed = Vec::new();
+    for name in &args.fix {
+        fixed.push(
+            start
+                .find(name)
+                .ok_or_else(|| format!("--fix {name}: no such parameter in {}", v.name()))?,
+        );
+    }
     let values: Vec<usize> = layout.value.iter().flatten().copied().collect();
-    let fit = tune::tune(&counts.samples, &start, &values, options, |epoch, loss| {
-        bar.set_position(epoch as u64);
-        bar.set_message(format!("loss {loss:.6}"));
-        if !terminal && (epoch % 50 == 0 || epoch == options.epochs) {
-            eprintln!("epoch {epoch}/{}: loss {loss:.6}", options.epochs);
-        }
-    });
+    let fit = tune::tune(
+        &counts.samples,
+        &start,
+        &values,
+        options,
+        &fixed,
+        |epoch, loss, held| {
+            bar.set_position(epoch as u64);
+            bar.set_message(format!("loss {loss:.6}, held out {held:.6}"));
+            if !terminal && (epoch % 50 == 0 || epoch == options.epochs) {
+                eprintln!(
+                    "epoch {epoch}/{}: loss {loss:.6}, held out {held:.6}",
+                    options.epochs
+                );
+            }
+        },
+    );
     bar.finish_and_clear();
     let out = args
         .out
@@ -124,23 +160,31 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
     let header = format!(
         "Evaluation parameters of {} (centipawns per unit of each feature; 'name mg eg'), read \
          at start.\nWritten by `menagerie tune` from {} positions: K {:.4}, loss {:.6} before, \
-         {:.6} after (docs/tuning.md).",
+         {:.6} after; held out {:.6} before, {:.6} after (epoch {}); blend {} (docs/tuning.md).",
         v.name(),
         counts.samples.len(),
         fit.k,
         fit.loss_before,
-        fit.loss_after
+        fit.loss_after,
+        fit.holdout_before,
+        fit.holdout_after,
+        fit.best_epoch,
+        options.blend
     );
     tune::write_atomic(&out, &fit.params.to_text(&header))
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     println!(
-        "{} positions, {} bad skipped, {} not quiet; K {:.4}; loss {:.6} -> {:.6}; wrote {}",
+        "{} positions, {} bad skipped, {} not quiet; K {:.4}; loss {:.6} -> {:.6}; held out \
+         {:.6} -> {:.6} (epoch {}); wrote {}",
         counts.samples.len(),
         counts.bad,
         counts.not_quiet,
         fit.k,
         fit.loss_before,
         fit.loss_after,
+        fit.holdout_before,
+        fit.holdout_after,
+        fit.best_epoch,
         out.display()
     );
     Ok(())

@@ -89,11 +89,31 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, ParamError> {
     Ok(out)
 }
 
-/// The shipped files, read once.
+/// The directory named by this environment variable, if set, holds parameter files
+/// (`<game>.txt`) read instead of the shipped ones: a tuned file can be played against the
+/// shipped one without a build (docs/tuning.md). A file there that cannot be read or parsed
+/// leaves the shipped file in force.
+pub const PARAMS_DIR_VAR: &str = "MENAGERIE_PARAMS_DIR";
+
+/// The shipped files (or their replacements from [`PARAMS_DIR_VAR`]), read once.
 fn shipped_entries(variant: &str) -> Option<&'static Result<Vec<Entry>, ParamError>> {
     static READ: OnceLock<HashMap<&'static str, Result<Vec<Entry>, ParamError>>> = OnceLock::new();
-    READ.get_or_init(|| SHIPPED.iter().map(|(n, t)| (*n, parse(t))).collect())
-        .get(variant)
+    READ.get_or_init(|| {
+        let dir = std::env::var_os(PARAMS_DIR_VAR).map(std::path::PathBuf::from);
+        SHIPPED
+            .iter()
+            .map(|(n, t)| {
+                let replaced = dir
+                    .as_ref()
+                    .and_then(|d| {
+                        std::fs::read_to_string(d.join(format!("{}.txt", shipped_name(n)))).ok()
+                    })
+                    .and_then(|text| parse(&text).ok());
+                (*n, replaced.map_or_else(|| parse(t), Ok))
+            })
+            .collect()
+    })
+    .get(variant)
 }
 
 /// The named weights of a game's evaluation, in the order of its [`Layout`], each with a
@@ -195,3 +215,62 @@ impl Params {
         out
     }
 }
+
+/// The first line of a parameter file's header that `menagerie tune` writes.
+const TUNED_MARK: &str = "Written by `menagerie tune`";
+
+/// The piece values `variant` plays with, as the Markdown block its rules page carries
+/// (`docs/rules/<game>.md`, between [`TABLE_BEGIN`] and [`TABLE_END`]; a test keeps the two the
+/// same): a line saying where the numbers come from, then one row a kind with a value, in pawns
+/// (centipawns / 100), middlegame and endgame.
+pub fn value_table(variant: &dyn Variant) -> String {
+    let (layout, params) = Params::for_variant(variant);
+    let file = SHIPPED
+        .iter()
+        .find(|(n, _)| *n == variant.name())
+        .map_or("", |(_, t)| *t);
+    let source = file
+        .lines()
+        .filter_map(|l| l.strip_prefix("# "))
+        .find(|l| l.starts_with(TUNED_MARK))
+        .map_or_else(
+            || "Not tuned yet: the shared defaults.".to_string(),
+            |l| {
+                // "Written by `menagerie tune` from N positions: K ..., loss ..."
+                let rest = l[TUNED_MARK.len()..].trim();
+                let from = rest.split(':').next().unwrap_or(rest);
+                format!("Learned by `menagerie tune` {from} of self-play (docs/tuning.md).")
+            },
+        );
+    let rules = variant.rules();
+    let mut out = format!(
+        "{source} Generated from `src/eval/params/{}.txt`.\n\n\
+         | piece | middlegame | endgame |\n|---|---|---|\n",
+        shipped_name(variant.name())
+    );
+    for ki in 0..rules.num_kinds() {
+        let Some(i) = layout.value[ki] else { continue };
+        let (mg, eg) = params.value(i);
+        out.push_str(&format!(
+            "| {} ({}) | {:.2} | {:.2} |\n",
+            rules.kinds[ki].spec.name,
+            rules.kinds[ki].spec.letter,
+            f64::from(mg) / 100.0,
+            f64::from(eg) / 100.0
+        ));
+    }
+    out
+}
+
+/// The game whose parameter file `variant` reads (a variant of a game reads the game's).
+fn shipped_name(variant: &str) -> &str {
+    if variant == "afterlife-optional-limbo" {
+        "afterlife"
+    } else {
+        variant
+    }
+}
+
+/// The lines around the generated table of learned values in `docs/rules/<game>.md`.
+pub const TABLE_BEGIN: &str = "<!-- learned values: generated, see docs/tuning.md -->";
+pub const TABLE_END: &str = "<!-- end of learned values -->";

@@ -179,6 +179,65 @@ fn features_times_parameters_are_the_evaluation() {
     }
 }
 
+/// Every game's rules page carries the table of the values its parameter file sets
+/// (`value_table`), between the two marker lines. `MENAGERIE_BLESS=1 cargo test --release --lib
+/// rules_pages_carry` writes the tables into the pages instead of checking them.
+#[test]
+fn rules_pages_carry_the_learned_values() {
+    let bless = std::env::var_os("MENAGERIE_BLESS").is_some();
+    let mut stale = Vec::new();
+    for v in variants::all() {
+        if v.name() == "afterlife-optional-limbo" {
+            continue;
+        }
+        let path = format!("{}/docs/rules/{}.md", env!("CARGO_MANIFEST_DIR"), v.name());
+        let page = std::fs::read_to_string(&path).unwrap();
+        let (Some(b), Some(e)) = (page.find(TABLE_BEGIN), page.find(TABLE_END)) else {
+            panic!("{path}: no lines '{TABLE_BEGIN}' and '{TABLE_END}'");
+        };
+        let start = b + TABLE_BEGIN.len();
+        assert!(start <= e, "{path}: the end marker comes first");
+        let want = format!("\n{}", value_table(*v));
+        if page[start..e] != want {
+            if bless {
+                let new = format!("{}{want}{}", &page[..start], &page[e..]);
+                std::fs::write(&path, new).unwrap();
+            } else {
+                stale.push(format!("{path}; expected:{want}"));
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "rules pages whose table of learned values differs from src/eval/params \
+         (MENAGERIE_BLESS=1 rewrites them):\n{}",
+        stale.join("\n")
+    );
+}
+
+/// The table lists every kind with a value, in pawns, and says where the numbers come from.
+#[test]
+fn the_value_table_lists_the_valued_kinds_in_pawns() {
+    let chess = variants::by_name("chess").unwrap();
+    let table = value_table(chess);
+    let (layout, params) = Params::for_variant(chess);
+    let rows: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| piece"))
+        .collect();
+    let valued = layout.value.iter().filter(|v| v.is_some()).count();
+    assert_eq!(rows.len(), valued, "{table}");
+    let (mg, eg) = params.value(params.find("value.queen").unwrap());
+    let queen = format!(
+        "| queen (Q) | {:.2} | {:.2} |",
+        f64::from(mg) / 100.0,
+        f64::from(eg) / 100.0
+    );
+    assert!(rows.contains(&queen.as_str()), "{queen} in\n{table}");
+    assert!(!table.contains("| king (K) |"), "royal kinds have no value");
+    assert!(table.contains("src/eval/params/chess.txt"));
+}
+
 /// A square table counts a piece by its rank from its own side and its file from the nearer
 /// edge: mirrored armies (colours swapped and ranks reversed, or files reversed) score the
 /// same whatever the table holds.

@@ -229,6 +229,23 @@ fn gradient(samples: &[Sample], v: &Values, k: f64) -> (Values, f64) {
     (g.into_iter().map(|[a, b]| [a / m, b / m]).collect(), l / m)
 }
 
+/// Per parameter, the positions where its feature is not zero, each weighed by its phase
+/// (middlegame) and by 1 - phase (endgame).
+pub fn evidence(samples: &[Sample], n: usize) -> Vec<[f64; 2]> {
+    let mut w = vec![[0.0; 2]; n];
+    for s in samples {
+        for &(i, c) in &s.features.coef {
+            if c != 0.0 {
+                w[i as usize][0] += s.features.phase;
+                w[i as usize][1] += 1.0 - s.features.phase;
+            }
+        }
+    }
+    w
+}
+
+/// The least a piece's value (`value.*`) is fitted to, in centipawns.
+pub const MIN_PIECE_VALUE: f64 = 10.0;
 /// A pawn's value squared, the unit of `Options::regularize`'s distance.
 const PAWN_SQUARED: f64 = 100.0 * 100.0;
 
@@ -239,6 +256,22 @@ pub struct Options {
     pub epochs: usize,
     /// Adam's step size, in centipawns.
     pub rate: f64,
+    /// The evidence a value needs to move: a parameter's middlegame (endgame) value keeps its
+    /// starting value unless the positions where its feature is not zero weigh at least this
+    /// much, each by its phase (by 1 - phase). Adam steps as far on a faint gradient as on a
+    /// strong one, so a value seen in a handful of positions would otherwise wander with their
+    /// noise.
+    pub min_weight: f64,
+    /// The share of the positions (the last ones, so whole games as the data files hold them)
+    /// held out of the fit: the values kept are those of the epoch where the loss on them was
+    /// lowest, so a fit that starts to learn its data's noise stops there. 0: none held out,
+    /// the values of the last epoch.
+    pub holdout: f64,
+    /// The share of the fitted change kept: the values written are start + blend x (fitted -
+    /// start). The full fit swings the evaluation by many pawns for positional terms (the data's
+    /// scale `K` is small), past what the search's pruning margins are set for; a third of it
+    /// plays far better (docs/performance.md). 1: the fit itself.
+    pub blend: f64,
     /// Weight of the penalty on every value's distance from where it started, per squared
     /// pawn (100 centipawns), added to the loss. Without it a value that few positions touch
     /// (a king on the seventh rank) or two values that move together (a piece's value and its
@@ -252,6 +285,9 @@ impl Default for Options {
         Options {
             epochs: 400,
             rate: 2.0,
+            min_weight: 200.0,
+            holdout: 0.1,
+            blend: 0.3,
             regularize: 1e-4,
         }
     }
@@ -264,33 +300,62 @@ pub struct Fit {
     pub k: f64,
     pub loss_before: f64,
     pub loss_after: f64,
+    /// The loss on the held-out positions with the starting values and with the values kept
+    /// (both 0 when none are held out), and the epoch of the values kept.
+    pub holdout_before: f64,
+    pub holdout_after: f64,
+    pub best_epoch: usize,
 }
 
-/// Fits every parameter of `start` to `samples`: `K` first with the starting values, then
-/// Adam on the loss for `options.epochs` passes; `progress` hears (epoch, loss) after each.
-/// The parameters `unpenalized` (the pieces' values) are free of `options.regularize`: a
-/// piece's value and its square table move together, and the penalty on the table alone
-/// leaves the level in the value and the shape in the table.
+/// Fits every parameter of `start` to `samples` but those `fixed` (indices): `K` first with
+/// the starting values, then Adam on the loss for `options.epochs` passes (a value with less
+/// evidence than `options.min_weight` stays as it is; a piece's value stays at least
+/// [`MIN_PIECE_VALUE`]), keeping the values of the epoch with the lowest loss on the held-out
+/// positions; `progress` hears (epoch, loss, held-out loss) after each. The parameters
+/// `unpenalized` (the pieces' values) are free of `options.regularize`: a piece's value and its
+/// square table move together, and the penalty on the table alone leaves the level in the
+/// value and the shape in the table.
 pub fn tune(
     samples: &[Sample],
     start: &Params,
     unpenalized: &[usize],
     options: Options,
-    mut progress: impl FnMut(usize, f64),
+    fixed: &[usize],
+    mut progress: impl FnMut(usize, f64, f64),
 ) -> Fit {
+    let held = ((samples.len() as f64 * options.holdout.clamp(0.0, 0.5)) as usize)
+        .min(samples.len().saturating_sub(1));
+    let (train, check) = samples.split_at(samples.len() - held);
     let mut v = values_of(start);
     let start_values = v.clone();
     let mut penalty = vec![options.regularize; v.len()];
     for &i in unpenalized {
         penalty[i] = 0.0;
     }
-    let k = fit_k(samples, &v);
-    let loss_before = loss(samples, &v, k);
+    let k = fit_k(train, &v);
+    let loss_before = loss(train, &v, k);
+    let holdout_before = loss(check, &v, k);
+    let (mut best, mut best_loss, mut best_epoch) = (v.clone(), holdout_before, 0);
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let mut m = vec![[0.0; 2]; v.len()];
     let mut s = vec![[0.0; 2]; v.len()];
+    let free: Vec<[bool; 2]> = evidence(train, v.len())
+        .into_iter()
+        .enumerate()
+        .map(|(i, [mg, eg])| {
+            let free = !fixed.contains(&i);
+            [
+                free && mg >= options.min_weight,
+                free && eg >= options.min_weight,
+            ]
+        })
+        .collect();
+    // A piece is worth something: the search orders and prunes captures by these values.
+    let piece: Vec<bool> = (0..v.len())
+        .map(|i| start.name(i).starts_with("value."))
+        .collect();
     for epoch in 1..=options.epochs {
-        let (mut g, l) = gradient(samples, &v, k);
+        let (mut g, l) = gradient(train, &v, k);
         for (i, g) in g.iter_mut().enumerate() {
             for p in 0..2 {
                 g[p] += 2.0 * penalty[i] * (v[i][p] - start_values[i][p]) / PAWN_SQUARED;
@@ -298,26 +363,39 @@ pub fn tune(
         }
         let t = epoch as i32;
         for i in 0..v.len() {
-            for p in 0..2 {
+            for p in (0..2).filter(|&p| free[i][p]) {
                 m[i][p] = b1 * m[i][p] + (1.0 - b1) * g[i][p];
                 s[i][p] = b2 * s[i][p] + (1.0 - b2) * g[i][p] * g[i][p];
                 let mh = m[i][p] / (1.0 - b1.powi(t));
                 let sh = s[i][p] / (1.0 - b2.powi(t));
                 v[i][p] -= options.rate * mh / (sh.sqrt() + eps);
+                if piece[i] {
+                    v[i][p] = v[i][p].max(MIN_PIECE_VALUE);
+                }
             }
         }
-        progress(epoch, l);
+        let vl = loss(check, &v, k);
+        if check.is_empty() || vl < best_loss {
+            (best, best_loss, best_epoch) = (v.clone(), vl, epoch);
+        }
+        progress(epoch, l, vl);
     }
     let mut params = start.clone();
-    for (i, [mg, eg]) in v.iter().enumerate() {
-        params.set(i, mg.round() as i32, eg.round() as i32);
+    let blend = options.blend.clamp(0.0, 1.0);
+    for (i, [mg, eg]) in best.iter().enumerate() {
+        let (mg0, eg0) = start.value(i);
+        let part = |to: f64, from: i32| (f64::from(from) + blend * (to - f64::from(from))).round();
+        params.set(i, part(*mg, mg0) as i32, part(*eg, eg0) as i32);
     }
-    let loss_after = loss(samples, &values_of(&params), k);
+    let rounded = values_of(&params);
     Fit {
+        loss_after: loss(train, &rounded, k),
+        holdout_after: loss(check, &rounded, k),
         params,
         k,
         loss_before,
-        loss_after,
+        holdout_before,
+        best_epoch,
     }
 }
 

@@ -60,8 +60,11 @@ fn the_penalty_holds_back_values_few_positions_carry() {
             epochs: 300,
             rate: 4.0,
             regularize,
+            min_weight: 0.0,
+            holdout: 0.0,
+            blend: 1.0,
         };
-        let params = tune(&samples, &start, &[], options, |_, _| {}).params;
+        let params = tune(&samples, &start, &[], options, &[], |_, _, _| {}).params;
         (params.value(common).0, params.value(rare).0)
     };
     let (free_common, free_rare) = fit(0.0);
@@ -111,10 +114,13 @@ fn the_tuner_recovers_the_order_of_the_values_that_made_the_labels() {
     let options = Options {
         epochs: 300,
         rate: 4.0,
+        min_weight: 0.0,
+        holdout: 0.0,
+        blend: 1.0,
         ..Options::default()
     };
     let values: Vec<usize> = layout.value.iter().flatten().copied().collect();
-    let fit = tune(&samples, &start, &values, options, |_, _| {});
+    let fit = tune(&samples, &start, &values, options, &[], |_, _, _| {});
     let value = |name: &str| {
         let (mg, eg) = fit.params.value(fit.params.find(name).unwrap());
         (mg + eg) / 2
@@ -199,4 +205,60 @@ fn parameter_files_are_written_whole_and_read_back() {
     assert_eq!(back, params);
     assert!(!dir.join("afterlife.txt.tmp").exists());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A value seen in too few positions, or only in the other phase, keeps its starting value;
+/// one with enough evidence moves.
+#[test]
+fn values_without_enough_evidence_stay() {
+    let v = variants::by_name("chess").unwrap();
+    let (_, start) = Params::for_variant(v);
+    let knight = start.find("value.knight").unwrap();
+    let bishop = start.find("value.bishop").unwrap();
+    // White a knight up wins nine games in ten, a rook up only half: all middlegame. A bishop
+    // up, five games.
+    let one = |i: usize, phase: f64, result: f64| Sample {
+        features: Features {
+            coef: vec![(i as u32, 1.0)],
+            phase,
+            fixed: 0.0,
+        },
+        result,
+    };
+    let rook = start.find("value.rook").unwrap();
+    let mut samples: Vec<Sample> = (0..1000)
+        .map(|i| one(knight, 1.0, if i % 10 == 0 { 0.0 } else { 1.0 }))
+        .chain((0..1000).map(|i| one(rook, 1.0, if i % 2 == 0 { 0.0 } else { 1.0 })))
+        .collect();
+    samples.extend((0..5).map(|_| one(bishop, 0.5, 1.0)));
+    let ev = evidence(&samples, start.len());
+    assert_eq!(ev[knight], [1000.0, 0.0]);
+    assert_eq!(ev[bishop], [2.5, 2.5]);
+    let options = Options {
+        epochs: 50,
+        rate: 2.0,
+        min_weight: 100.0,
+        holdout: 0.0,
+        blend: 1.0,
+        regularize: 0.0,
+    };
+    let fit = tune(&samples, &start, &[], options, &[], |_, _, _| {});
+    let (n0, b0) = (start.value(knight), start.value(bishop));
+    let (n1, b1) = (fit.params.value(knight), fit.params.value(bishop));
+    assert!(
+        n1.0 > n0.0 + 50,
+        "the knight's middlegame value moves: {n0:?} -> {n1:?}"
+    );
+    assert_eq!(n1.1, n0.1, "no endgame evidence for the knight");
+    assert_eq!(b1, b0, "five positions are not enough for the bishop");
+    let free = Options {
+        min_weight: 0.0,
+        ..options
+    };
+    let fit = tune(&samples, &start, &[], free, &[], |_, _, _| {});
+    assert_ne!(
+        fit.params.value(bishop),
+        b0,
+        "without the floor the bishop moves"
+    );
 }
