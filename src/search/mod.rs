@@ -234,7 +234,33 @@ struct Shared<'a> {
     busy: Vec<AtomicU64>,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
+    /// What the threads of one search share, with `helpers` threads beside the main one.
+    fn new(
+        variant: &'a dyn Variant,
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+        limits: &'a Limits,
+        helpers: usize,
+    ) -> Shared<'a> {
+        Shared {
+            variant,
+            tt,
+            control,
+            limits,
+            budget: TimeBudget::new(limits),
+            nodes: AtomicU64::new(0),
+            helpers,
+            iterations: Mutex::new(Vec::new()),
+            completed: AtomicU32::new(0),
+            busy: if helpers > 0 {
+                (0..BUSY_ENTRIES).map(|_| AtomicU64::new(0)).collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
     /// The deepest iteration any thread has finished (0 before the first).
     fn completed(&self) -> u32 {
         self.completed.load(Ordering::Acquire)
@@ -300,22 +326,7 @@ pub fn search(
     }
     tt.new_search();
     let helpers = pool.map_or(0, |p| p.current_num_threads());
-    let shared = Shared {
-        variant,
-        tt,
-        control,
-        limits,
-        budget: TimeBudget::new(limits),
-        nodes: AtomicU64::new(0),
-        helpers,
-        iterations: Mutex::new(Vec::new()),
-        completed: AtomicU32::new(0),
-        busy: if helpers > 0 {
-            (0..BUSY_ENTRIES).map(|_| AtomicU64::new(0)).collect()
-        } else {
-            Vec::new()
-        },
-    };
+    let shared = Shared::new(variant, tt, control, limits, helpers);
     let Some(pool) = pool.filter(|_| helpers > 0) else {
         return Worker::new(&shared, 0, history).run(root, on_info);
     };

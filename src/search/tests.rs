@@ -251,18 +251,7 @@ fn the_main_thread_reports_and_deepens_from_iterations_others_finished() {
         ..Default::default()
     };
     let control = Control::new(false);
-    let shared = Shared {
-        variant: v,
-        tt: &tt,
-        control: &control,
-        limits: &limits,
-        budget: TimeBudget::new(&limits),
-        nodes: AtomicU64::new(0),
-        helpers: 0,
-        iterations: Mutex::new(Vec::new()),
-        completed: AtomicU32::new(0),
-        busy: Vec::new(),
-    };
+    let shared = Shared::new(v, &tt, &control, &limits, 0);
     for (depth, score, pv) in &earlier {
         shared.complete(Iteration {
             depth: *depth,
@@ -446,18 +435,7 @@ fn quiescence_keeps_mate_distances_and_the_static_evaluation_in_the_table() {
     tt.new_search();
     let limits = Limits::default();
     let control = Control::new(false);
-    let shared = Shared {
-        variant: v,
-        tt: &tt,
-        control: &control,
-        limits: &limits,
-        budget: TimeBudget::new(&limits),
-        nodes: AtomicU64::new(0),
-        helpers: 0,
-        iterations: Mutex::new(Vec::new()),
-        completed: AtomicU32::new(0),
-        busy: Vec::new(),
-    };
+    let shared = Shared::new(v, &tt, &control, &limits, 0);
     let mut w = worker::Worker::new(&shared, 0, &[]);
     assert_eq!(w.quiesce(&pos, 6, -INFINITY, INFINITY, false), MATE - 7);
     let e = tt.probe(pos.hash()).expect("quiescence stored its result");
