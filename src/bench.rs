@@ -2,13 +2,14 @@
 //! thread the node total is deterministic, the behaviour checksum of the search (`Bench: N` in
 //! commit messages).
 
-use crate::search::{self, Control, Limits, TranspositionTable};
+use crate::search::{self, Control, Limits, SearchTables, TranspositionTable};
 use crate::variants::{Bench, Variant};
 use std::time::{Duration, Instant};
 
 /// Depth searched when none is given and the variant names none of its own.
 pub const DEFAULT_DEPTH: u32 = Bench::DEFAULT_DEPTH;
-/// Transposition table of the bench, in MiB (cleared before each position).
+/// Transposition table of the bench, in MiB (cleared before each position, with the move-ordering
+/// tables: each position is a new game, so the total does not depend on the order).
 pub const HASH_MB: usize = 16;
 
 /// The bench positions of a variant: its own list, or its start position.
@@ -45,6 +46,7 @@ pub fn run(
             .expect("the bench thread pool starts")
     });
     let mut tt = TranspositionTable::new(HASH_MB);
+    let mut tables = SearchTables::new();
     let start = Instant::now();
     let mut nodes = 0;
     for (i, fen) in positions(variant).iter().enumerate() {
@@ -55,8 +57,9 @@ pub fn run(
         };
         let control = Control::new(false);
         tt.clear();
+        tables.clear();
         let t = Instant::now();
-        let r = search::search(
+        let r = search::search_in_game(
             variant,
             &pos,
             &[],
@@ -64,6 +67,7 @@ pub fn run(
             &control,
             &tt,
             pool.as_ref(),
+            &mut tables,
             &mut |_| {},
         );
         nodes += r.nodes;
@@ -84,6 +88,35 @@ mod tests {
     /// position needs (the largest, Chaos's second, about half a million), far below a search
     /// that does not end.
     const NODE_CAP: u64 = 5_000_000;
+
+    /// The one-thread bench is the same on every run, and each position counts what a search
+    /// of it alone counts: nothing one position's search learns reaches the next.
+    #[test]
+    fn the_one_thread_bench_is_the_sum_of_searches_alone() {
+        let v = variants::by_name("chess").unwrap();
+        let depth = 5;
+        let mut each = Vec::new();
+        let total = run(v, depth, 1, |_, _, n, _| each.push(n)).nodes;
+        assert_eq!(run(v, depth, 1, |_, _, _, _| {}).nodes, total);
+        assert!(each.len() > 1);
+        for (fen, nodes) in positions(v).iter().zip(&each) {
+            let limits = Limits {
+                depth: Some(depth),
+                ..Default::default()
+            };
+            let r = search::search(
+                v,
+                &v.parse_fen(fen).unwrap(),
+                &[],
+                &limits,
+                &Control::new(false),
+                &TranspositionTable::new(HASH_MB),
+                None,
+                &mut |_| {},
+            );
+            assert_eq!(r.nodes, *nodes, "{fen}");
+        }
+    }
 
     /// Every game's bench searched with two threads, `MENAGERIE_BENCH_RUNS` times (2 unless
     /// set): each search reaches the bench depth. Two threads search differently on each run,

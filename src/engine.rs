@@ -8,11 +8,11 @@ use crate::board::{FenError, Position};
 use crate::core::Move;
 use crate::game::Game;
 use crate::notation::{Dialect, MoveError};
-use crate::search::{self, Control, Info, Limits, SearchResult, TranspositionTable};
+use crate::search::{self, Control, Info, Limits, SearchResult, SearchTables, TranspositionTable};
 use crate::third_party::{self, Policy, ThirdParty};
 use crate::variants::{self, UnknownVariant, Variant};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -144,6 +144,9 @@ pub struct Engine {
     pub options: Options,
     running: Option<Running>,
     tt: Arc<TranspositionTable>,
+    /// What the search threads learnt about move order in this game (killers, histories), kept
+    /// from one search to the next and cleared at a new game; the running search holds the lock.
+    tables: Arc<Mutex<SearchTables>>,
     /// Helper threads for Lazy SMP: `threads - 1` of them.
     pool: Option<Arc<rayon::ThreadPool>>,
 }
@@ -165,6 +168,7 @@ impl Engine {
             options,
             running: None,
             tt,
+            tables: Arc::new(Mutex::new(SearchTables::new())),
             pool: None,
         }
     }
@@ -184,20 +188,41 @@ impl Engine {
         &mut self.game
     }
 
-    /// Switches variant and resets to its start position.
+    /// Switches variant and resets to its start position: a new game.
     pub fn set_variant(&mut self, name: &str) -> Result<(), UnknownVariant> {
         let v = variants::by_name(name)?;
         self.stop_and_wait();
         self.game = Game::from_start(v);
-        self.clear_hash();
+        self.forget_game();
         Ok(())
     }
 
-    /// Starts a new game of the current variant, with an empty transposition table.
+    /// Starts a new game of the current variant, with an empty transposition table and empty
+    /// move-ordering tables.
     pub fn new_game(&mut self) {
         self.stop_and_wait();
         self.game = Game::from_start(self.variant());
+        self.forget_game();
+    }
+
+    /// Forgets what the searches of the game before learnt: the transposition table and the
+    /// move-ordering tables.
+    fn forget_game(&mut self) {
         self.clear_hash();
+        self.search_tables().clear();
+    }
+
+    /// The search threads' move-ordering tables, once no search holds them. A search that
+    /// panicked left them as they were, which is still a valid state.
+    fn search_tables(&mut self) -> MutexGuard<'_, SearchTables> {
+        self.stop_and_wait();
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether the search threads' move-ordering tables are empty (nothing learnt since a new
+    /// game).
+    pub fn search_tables_clear(&mut self) -> bool {
+        self.search_tables().is_clear()
     }
 
     /// Empties the transposition table.
@@ -340,12 +365,14 @@ impl Engine {
         let history = self.game.history();
         let thread_control = Arc::clone(&control);
         let tt = Arc::clone(&self.tt);
+        let tables = Arc::clone(&self.tables);
         let pool = self.pool.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(search::THREAD_STACK_BYTES)
             .spawn(move || {
-                let result = search::search(
+                let mut tables = tables.lock().unwrap_or_else(|e| e.into_inner());
+                let result = search::search_in_game(
                     variant,
                     &root,
                     &history,
@@ -353,8 +380,10 @@ impl Engine {
                     &thread_control,
                     &tt,
                     pool.as_deref(),
+                    &mut tables,
                     &mut on_info,
                 );
+                drop(tables);
                 on_done(result);
             })
             .expect("the search thread starts");
@@ -464,5 +493,58 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stop_and_wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    /// Searches the engine's position to `depth` and waits for the result.
+    fn search_to(engine: &mut Engine, depth: u32) -> SearchResult {
+        let (tx, rx) = mpsc::channel();
+        engine.start_search(
+            Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            false,
+            |_| {},
+            move |r| tx.send(r).unwrap(),
+        );
+        let r = rx.recv().unwrap();
+        engine.stop_and_wait();
+        r
+    }
+
+    /// The move-ordering tables live through the searches and moves of a game, and every kind
+    /// of new game (a new game, a variant set, the same variant set again) clears them.
+    #[test]
+    fn move_ordering_tables_last_a_game() {
+        let mut engine = Engine::new();
+        assert!(engine.search_tables_clear());
+        let first = search_to(&mut engine, 5).best.unwrap();
+        assert!(!engine.search_tables_clear(), "the search learnt nothing");
+        let m = crate::notation::move_text(engine.variant(), Dialect::Uci, first);
+        engine.set_position(None, &[&m], Dialect::Uci).unwrap();
+        assert!(
+            !engine.search_tables_clear(),
+            "a move of the game cleared them"
+        );
+        search_to(&mut engine, 5);
+        engine.new_game();
+        assert!(engine.search_tables_clear(), "a new game kept them");
+
+        search_to(&mut engine, 5);
+        engine.set_variant("chess").unwrap();
+        assert!(engine.search_tables_clear(), "a variant set kept them");
+
+        engine.set_threads(2);
+        search_to(&mut engine, 5);
+        engine.set_variant("magician").unwrap();
+        assert!(engine.search_tables_clear(), "a helper's tables were kept");
+        search_to(&mut engine, 3);
+        assert!(!engine.search_tables_clear());
     }
 }

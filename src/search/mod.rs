@@ -14,7 +14,8 @@
 //!   iterative reduction, late-move pruning, futility, late-move reductions) and their tunables;
 //! - `quiesce`: the quiescence search;
 //! - `ordering`: the order moves are tried in, and the killers and history that learn it;
-//!   `picker` hands the moves out in that order;
+//!   `picker` hands the moves out in that order; `tables` keeps them, one set per thread, from
+//!   one search of a game to the next;
 //! - `neutral`: nodes where a third party plays; `see`: static exchange evaluation;
 //! - `time`: time management; `tt`: the transposition table.
 
@@ -26,10 +27,12 @@ mod pruning;
 mod quiesce;
 mod root;
 mod see;
+mod tables;
 mod time;
 pub mod tt;
 mod worker;
 
+pub use tables::SearchTables;
 pub use time::TimeBudget;
 pub use tt::TranspositionTable;
 
@@ -304,7 +307,8 @@ impl<'a> Shared<'a> {
 
 /// Searches `root` (whose game history is `history`, oldest first) within `limits`, with
 /// `threads` threads sharing `tt`; `pool` runs the helper threads. `on_info` gets each finished
-/// line of the main thread.
+/// line of the main thread. The threads' move-ordering tables start empty: a search with no game
+/// behind it (`search_in_game` keeps them across a game's searches).
 #[allow(clippy::too_many_arguments)]
 pub fn search(
     variant: &dyn Variant,
@@ -314,6 +318,34 @@ pub fn search(
     control: &Control,
     tt: &TranspositionTable,
     pool: Option<&rayon::ThreadPool>,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let mut tables = SearchTables::new();
+    search_in_game(
+        variant,
+        root,
+        history,
+        limits,
+        control,
+        tt,
+        pool,
+        &mut tables,
+        on_info,
+    )
+}
+
+/// [`search`], with the threads' move-ordering tables taken from `tables` and left there for
+/// the game's next search (thread `i` gets the `i`-th; the killers are cleared first).
+#[allow(clippy::too_many_arguments)]
+pub fn search_in_game(
+    variant: &dyn Variant,
+    root: &Position,
+    history: &[u64],
+    limits: &Limits,
+    control: &Control,
+    tt: &TranspositionTable,
+    pool: Option<&rayon::ThreadPool>,
+    tables: &mut SearchTables,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     // A third party whose ply is chosen by its seed (or sent from outside, when the engine is
@@ -327,21 +359,25 @@ pub fn search(
     tt.new_search();
     let helpers = pool.map_or(0, |p| p.current_num_threads());
     let shared = Shared::new(variant, tt, control, limits, helpers);
+    let (main_tables, helper_tables) = tables
+        .for_search(helpers + 1)
+        .split_first_mut()
+        .expect("one table per thread, at least one thread");
     let Some(pool) = pool.filter(|_| helpers > 0) else {
-        return Worker::new(&shared, 0, history).run(root, on_info);
+        return Worker::new(&shared, 0, main_tables, history).run(root, on_info);
     };
     // Lazy SMP: helpers search the same tree and fill the shared table; every thread deepens
     // from the deepest iteration any thread has finished, and tries first the moves no other
     // thread is searching. The main thread, running here, reports every finished iteration as
     // soon as it sees it and decides when to stop.
     pool.in_place_scope(|scope| {
-        for id in 1..=helpers {
+        for (i, t) in helper_tables.iter_mut().enumerate() {
             let shared = &shared;
             scope.spawn(move |_| {
-                Worker::new(shared, id, history).run(root, &mut |_| {});
+                Worker::new(shared, i + 1, t, history).run(root, &mut |_| {});
             });
         }
-        let result = Worker::new(&shared, 0, history).run(root, on_info);
+        let result = Worker::new(&shared, 0, main_tables, history).run(root, on_info);
         control.set_stop();
         result
     })

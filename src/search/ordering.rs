@@ -52,12 +52,12 @@ impl Worker<'_> {
                     .material_gain(pos, m, &|k| self.eval.value(k))
                     + promoted;
                 ORDER_CAPTURE + 10 * gain - mover / 10
-            } else if self.killers[ply][0] == m {
+            } else if self.tables.killers[ply][0] == m {
                 ORDER_KILLER[0]
-            } else if self.killers[ply][1] == m {
+            } else if self.tables.killers[ply][1] == m {
                 ORDER_KILLER[1]
             } else {
-                self.history[m.from().index() * NUM_SQUARES + m.to().index()]
+                self.tables.history[m.from().index() * NUM_SQUARES + m.to().index()]
             }
         })
     }
@@ -78,7 +78,7 @@ impl Worker<'_> {
         depth: i32,
         quiets_tried: &MoveList,
     ) {
-        let k = &mut self.killers[ply];
+        let k = &mut self.tables.killers[ply];
         if k[0] != m {
             k[1] = k[0];
             k[0] = m;
@@ -92,7 +92,7 @@ impl Worker<'_> {
 
     /// Moves a history score towards `bonus`'s sign, keeping it below the killers' order.
     fn update_history(&mut self, m: Move, bonus: i32) {
-        let h = &mut self.history[m.from().index() * NUM_SQUARES + m.to().index()];
+        let h = &mut self.tables.history[m.from().index() * NUM_SQUARES + m.to().index()];
         *h = (*h + bonus).clamp(-HISTORY_MAX, HISTORY_MAX);
     }
 }

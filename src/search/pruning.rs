@@ -157,7 +157,7 @@ impl Worker<'_> {
             && !node.in_check
             && !gives_check
         {
-            let killer = self.killers[node.ply].contains(&m);
+            let killer = self.tables.killers[node.ply].contains(&m);
             (lmr_reduction(node.depth, index) - i32::from(node.pv_node) - i32::from(killer))
                 .clamp(0, new_depth - 1)
         } else {

@@ -273,10 +273,14 @@ fn the_main_thread_reports_and_deepens_from_iterations_others_finished() {
     assert_eq!(shared.completed(), 3);
     let mut reported = Vec::new();
     let mut nodes_at = Vec::new();
-    let r = worker::Worker::new(&shared, 0, &[]).run(&pos, &mut |info: &Info| {
-        reported.push((info.depth, info.score, info.pv.clone()));
-        nodes_at.push(info.nodes);
-    });
+    let mut tables = SearchTables::new();
+    let r = worker::Worker::new(&shared, 0, &mut tables.for_search(1)[0], &[]).run(
+        &pos,
+        &mut |info: &Info| {
+            reported.push((info.depth, info.score, info.pv.clone()));
+            nodes_at.push(info.nodes);
+        },
+    );
     assert_eq!(reported[..3], earlier[..]);
     assert_eq!(
         reported.iter().map(|l| l.0).collect::<Vec<_>>(),
@@ -436,7 +440,8 @@ fn quiescence_keeps_mate_distances_and_the_static_evaluation_in_the_table() {
     let limits = Limits::default();
     let control = Control::new(false);
     let shared = Shared::new(v, &tt, &control, &limits, 0);
-    let mut w = worker::Worker::new(&shared, 0, &[]);
+    let mut tables = SearchTables::new();
+    let mut w = worker::Worker::new(&shared, 0, &mut tables.for_search(1)[0], &[]);
     assert_eq!(w.quiesce(&pos, 6, -INFINITY, INFINITY, false), MATE - 7);
     let e = tt.probe(pos.hash()).expect("quiescence stored its result");
     assert_eq!((e.score, e.depth, e.bound), (MATE - 1, 0, tt::Bound::Exact));
@@ -451,4 +456,107 @@ fn quiescence_keeps_mate_distances_and_the_static_evaluation_in_the_table() {
     assert_eq!(w.quiesce(&quiet, 3, -INFINITY, eval - 50, false), eval);
     let (e, stored) = tt.probe_eval(quiet.hash()).expect("a stand-pat is stored");
     assert_eq!((e.score, e.bound, stored), (eval, tt::Bound::Lower, eval));
+}
+
+/// A one-thread search of `pos` (after the game's `history`) to `depth` with a fresh table and
+/// the move-ordering tables `tables`: its nodes and best move.
+fn search_with_tables(
+    v: &dyn Variant,
+    pos: &Position,
+    history: &[u64],
+    depth: u32,
+    tables: &mut SearchTables,
+) -> (u64, Option<Move>) {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Default::default()
+    };
+    let tt = TranspositionTable::new(1);
+    let r = search_in_game(
+        v,
+        pos,
+        history,
+        &limits,
+        &Control::new(false),
+        &tt,
+        None,
+        tables,
+        &mut |_| {},
+    );
+    (r.nodes, r.best)
+}
+
+/// The move-ordering tables of a game: the history one search learns orders the next search
+/// (of the position after a move: other nodes than with empty tables), the killers do not
+/// outlive their search, and clearing the tables is a new game (the same nodes as empty ones).
+#[test]
+fn move_ordering_tables_outlive_a_search_until_cleared() {
+    let v = variants::by_name("chess").unwrap();
+    let first = v
+        .parse_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+        .unwrap();
+    let mut tables = SearchTables::new();
+    assert!(tables.is_clear());
+    let (_, best) = search_with_tables(v, &first, &[], 6, &mut tables);
+    assert!(!tables.is_clear(), "the search learnt nothing");
+    let t = tables.thread(0);
+    assert!(t.killers.iter().any(|k| k[0] != Move::NULL));
+    assert!(t.history.iter().any(|&h| h != 0));
+    let second = v.play(&first, best.unwrap());
+    let history = [first.hash()];
+
+    let (fresh, _) = search_with_tables(v, &second, &history, 6, &mut SearchTables::new());
+    let mut kept = SearchTables::new();
+    search_with_tables(v, &first, &[], 6, &mut kept);
+    let (with_kept, _) = search_with_tables(v, &second, &history, 6, &mut kept);
+    assert_ne!(
+        with_kept, fresh,
+        "the second search ignored what the first learnt"
+    );
+
+    // A new search starts with no killers and the history it was left.
+    let before: Vec<i32> = tables.thread(0).history.clone();
+    let t = &tables.for_search(1)[0];
+    assert!(t.killers.iter().all(|k| *k == [Move::NULL; 2]));
+    assert_eq!(t.history, before);
+
+    tables.clear();
+    assert!(tables.is_clear());
+    let (cleared, _) = search_with_tables(v, &second, &history, 6, &mut tables);
+    assert_eq!(cleared, fresh, "a cleared table still held something");
+}
+
+/// With helper threads every thread has its own tables, made when the number of threads grows.
+/// (Whether a helper learns anything depends on how soon it runs, so only the main thread's are
+/// checked for content.)
+#[test]
+fn each_thread_has_its_own_move_ordering_tables() {
+    let v = variants::by_name("chess").unwrap();
+    let pos = v.start_position();
+    let mut tables = SearchTables::new();
+    search_with_tables(v, &pos, &[], 5, &mut tables);
+    assert_eq!(tables.threads(), 1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .stack_size(THREAD_STACK_BYTES)
+        .build()
+        .unwrap();
+    let tt = TranspositionTable::new(1);
+    let limits = Limits {
+        depth: Some(7),
+        ..Default::default()
+    };
+    search_in_game(
+        v,
+        &pos,
+        &[],
+        &limits,
+        &Control::new(false),
+        &tt,
+        Some(&pool),
+        &mut tables,
+        &mut |_| {},
+    );
+    assert_eq!(tables.threads(), 3);
+    assert!(tables.thread(0).history.iter().any(|&h| h != 0));
 }

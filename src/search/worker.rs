@@ -1,10 +1,12 @@
-//! One search thread: its own killers, histories and path, its node count and the stop checks;
-//! the table and the stop flag are shared. Also what every kind of node asks of the thread: whose
+//! One search thread: its path, its node count and the stop checks, and its killers and history
+//! (kept from one search of a game to the next in `tables`); the transposition table and the
+//! stop flag are shared. Also what every kind of node asks of the thread: whose
 //! point of view it is scored from, the static evaluation, and the score of a game's end.
 
+use super::tables::ThreadTables;
 use super::{Shared, MATE, MAX_PLY};
 use crate::board::Position;
-use crate::core::{Color, KindSet, Move, PieceKind, Square, NUM_SQUARES};
+use crate::core::{Color, KindSet, Move, PieceKind, Square};
 use crate::eval::Eval;
 use crate::third_party::Policy;
 use crate::variants::Outcome;
@@ -35,8 +37,8 @@ pub(super) struct Worker<'a> {
     /// Hashes of the game before the root and of the path from the root.
     pub(super) path: Vec<u64>,
     pub(super) pv: Vec<Vec<Move>>,
-    pub(super) killers: [[Move; 2]; MAX_PLY],
-    pub(super) history: Vec<i32>,
+    /// This thread's killers and history, which it keeps from one search of a game to the next.
+    pub(super) tables: &'a mut ThreadTables,
     pub(super) pawn_kinds: KindSet,
     pub(super) allow_null: bool,
     /// Whether static exchange evaluation holds in the game, and its kinds least valuable first.
@@ -45,7 +47,12 @@ pub(super) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    pub(super) fn new(shared: &'a Shared<'a>, id: usize, history: &[u64]) -> Worker<'a> {
+    pub(super) fn new(
+        shared: &'a Shared<'a>,
+        id: usize,
+        tables: &'a mut ThreadTables,
+        history: &[u64],
+    ) -> Worker<'a> {
         let rules = shared.variant.rules();
         let pawn_kinds = rules.pawns;
         let eval = Eval::new(shared.variant);
@@ -64,8 +71,7 @@ impl<'a> Worker<'a> {
             quiesce_quiet: 0,
             path: history.to_vec(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
-            killers: [[Move::NULL; 2]; MAX_PLY],
-            history: vec![0; NUM_SQUARES * NUM_SQUARES],
+            tables,
             pawn_kinds,
             allow_null: shared.variant.switches().null_move_allowed(),
             see_on: shared.variant.switches().see_sound(),

@@ -1,0 +1,95 @@
+//! What the search threads learn about the order of moves, kept from one search of a game to
+//! the next: each thread's killers and history (`ordering` fills and reads them).
+
+use super::MAX_PLY;
+use crate::core::{Move, NUM_SQUARES};
+
+/// Entries of a history table: one per origin and target square.
+pub(super) const HISTORY_SIZE: usize = NUM_SQUARES * NUM_SQUARES;
+
+/// One search thread's move-ordering tables.
+pub(super) struct ThreadTables {
+    /// Two quiet moves that refuted a node, per ply from the root. Cleared at every search: they
+    /// are indexed by the ply from that search's root, and the next root is one or more plies
+    /// further into the game by a number the search is not told (a `position` command may
+    /// jump anywhere), so a shift could not line them up; a search refills them in its first
+    /// iterations, as Stockfish's do.
+    pub(super) killers: Box<[[Move; 2]; MAX_PLY]>,
+    /// Quiet moves' history (`ordering`). Kept across the searches of a game: what refuted
+    /// positions of one move mostly still refutes positions of the next.
+    pub(super) history: Vec<i32>,
+}
+
+impl ThreadTables {
+    fn new() -> ThreadTables {
+        ThreadTables {
+            killers: Box::new([[Move::NULL; 2]; MAX_PLY]),
+            history: vec![0; HISTORY_SIZE],
+        }
+    }
+
+    /// Forgets what the search before learnt at each ply (the killers).
+    pub(super) fn new_search(&mut self) {
+        self.killers.fill([Move::NULL; 2]);
+    }
+
+    fn clear(&mut self) {
+        self.new_search();
+        self.history.fill(0);
+    }
+
+    fn is_clear(&self) -> bool {
+        self.killers.iter().all(|k| k == &[Move::NULL; 2]) && self.history.iter().all(|&h| h == 0)
+    }
+}
+
+/// The move-ordering tables of every search thread of one game, one per thread id (Lazy SMP
+/// threads learn different things), grown when a search has more threads. Cleared at a new
+/// game; a search with no game behind it takes empty ones.
+#[derive(Default)]
+pub struct SearchTables {
+    threads: Vec<ThreadTables>,
+}
+
+impl SearchTables {
+    /// Empty tables.
+    pub fn new() -> SearchTables {
+        SearchTables::default()
+    }
+
+    /// Forgets everything learnt: a new game.
+    pub fn clear(&mut self) {
+        for t in &mut self.threads {
+            t.clear();
+        }
+    }
+
+    /// Whether nothing has been learnt since the tables were made or cleared.
+    pub fn is_clear(&self) -> bool {
+        self.threads.iter().all(ThreadTables::is_clear)
+    }
+
+    /// Threads that have tables.
+    #[cfg(test)]
+    pub(super) fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// The tables of thread `id`.
+    #[cfg(test)]
+    pub(super) fn thread(&self, id: usize) -> &ThreadTables {
+        &self.threads[id]
+    }
+
+    /// The tables of threads 0 to `threads - 1`, ready for a new search (killers cleared).
+    pub(super) fn for_search(&mut self, threads: usize) -> &mut [ThreadTables] {
+        if self.threads.len() < threads {
+            self.threads.resize_with(threads, ThreadTables::new);
+        }
+        let used = &mut self.threads[..threads];
+        for t in used.iter_mut() {
+            t.new_search();
+        }
+        used
+    }
+}
