@@ -306,7 +306,7 @@ impl Worker<'_> {
                 // Step 12. A quiet move that refutes: remember it at this ply and in the history,
                 // and count against the quiet moves tried before it.
                 if quiet {
-                    self.reward_quiet_cutoff(m, node.ply, node.depth, &quiets_tried);
+                    self.reward_quiet_cutoff(pos.turn(), m, node.ply, node.depth, &quiets_tried);
                 }
                 break;
             }

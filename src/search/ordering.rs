@@ -5,14 +5,20 @@
 use super::picker::Picker;
 use super::worker::Worker;
 use crate::board::Position;
-use crate::core::{Move, MoveKind, MoveList, NUM_SQUARES};
+use crate::core::{Color, Move, MoveKind, MoveList, NUM_SQUARES};
 
 /// Ordering scores: the table's move, then captures, then killers, then history.
 const ORDER_TT: i32 = 2_000_000;
 const ORDER_CAPTURE: i32 = 1_000_000;
 const ORDER_KILLER: [i32; 2] = [900_000, 800_000];
-/// History scores stay within this bound, below the killers' order.
-const HISTORY_MAX: i32 = ORDER_KILLER[1] - 1;
+/// History scores stay within this bound (far below the killers' order): each update moves a
+/// score towards it by a share that shrinks as the score nears it ("gravity"), so that old
+/// lessons fade and no score saturates.
+const HISTORY_MAX: i32 = 16_384;
+/// History bonus of a cutoff at `depth`: grows with depth, up to a cap.
+const HISTORY_BONUS_PER_DEPTH: i32 = 170;
+const HISTORY_BONUS_BASE: i32 = -100;
+const HISTORY_BONUS_MAX: i32 = 1_700;
 /// Captures that lose material by static exchange come after every quiet move: their score
 /// falls by this much.
 const ORDER_BAD_CAPTURE_DROP: i32 = 2 * ORDER_CAPTURE;
@@ -57,7 +63,7 @@ impl Worker<'_> {
             } else if self.tables.killers[ply][1] == m {
                 ORDER_KILLER[1]
             } else {
-                self.tables.history[m.from().index() * NUM_SQUARES + m.to().index()]
+                self.tables.history[history_index(pos.turn(), m)]
             }
         })
     }
@@ -69,10 +75,12 @@ impl Worker<'_> {
             .then_some(score - ORDER_BAD_CAPTURE_DROP)
     }
 
-    /// A quiet move `m` refuted the node at `ply` and `depth`: it becomes the first killer of the
-    /// ply, and its history rises while that of the quiet moves tried before it falls.
+    /// A quiet move `m` of `side` refuted the node at `ply` and `depth`: it becomes the first
+    /// killer of the ply, and its history rises while that of the quiet moves tried before it
+    /// falls by as much.
     pub(super) fn reward_quiet_cutoff(
         &mut self,
+        side: Color,
         m: Move,
         ply: usize,
         depth: i32,
@@ -83,16 +91,84 @@ impl Worker<'_> {
             k[1] = k[0];
             k[0] = m;
         }
-        let bonus = depth * depth;
-        self.update_history(m, bonus);
+        let bonus = history_bonus(depth);
+        let history = &mut self.tables.history;
+        update_stat(&mut history[history_index(side, m)], bonus);
         for &q in quiets_tried.iter() {
-            self.update_history(q, -bonus);
+            update_stat(&mut history[history_index(side, q)], -bonus);
         }
     }
+}
 
-    /// Moves a history score towards `bonus`'s sign, keeping it below the killers' order.
-    fn update_history(&mut self, m: Move, bonus: i32) {
-        let h = &mut self.tables.history[m.from().index() * NUM_SQUARES + m.to().index()];
-        *h = (*h + bonus).clamp(-HISTORY_MAX, HISTORY_MAX);
+/// Entries of the history table: one per side to move (a third party that the engine plays has
+/// its own) and origin and target square.
+pub(super) const HISTORY_SIZE: usize = Color::ALL.len() * NUM_SQUARES * NUM_SQUARES;
+
+/// The history entry of `side`'s move `m`.
+fn history_index(side: Color, m: Move) -> usize {
+    (side.index() * NUM_SQUARES + m.from().index()) * NUM_SQUARES + m.to().index()
+}
+
+/// The bonus (or, negated, the malus) of a cutoff at `depth`.
+fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_PER_DEPTH * depth + HISTORY_BONUS_BASE).clamp(0, HISTORY_BONUS_MAX)
+}
+
+/// Moves a statistic by `bonus` with gravity: `bonus - h * |bonus| / HISTORY_MAX`, so that it
+/// stays within `HISTORY_MAX` and the more it has learnt one way, the less it moves further.
+fn update_stat(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Square;
+
+    /// A deep cutoff: the largest bonus.
+    const MAX_DEPTH_FOR_TEST: i32 = 20;
+
+    /// Gravity: however many cutoffs reward or punish a move, its score stays within
+    /// `HISTORY_MAX`, below the killers' order, and a score near the bound moves less than one
+    /// near zero.
+    #[test]
+    fn history_scores_stay_bounded_under_gravity() {
+        let mut h = 0;
+        for _ in 0..10_000 {
+            update_stat(&mut h, history_bonus(MAX_DEPTH_FOR_TEST));
+            assert!((0..=HISTORY_MAX).contains(&h), "{h}");
+        }
+        assert!(h > HISTORY_MAX * 9 / 10, "{h}");
+        // Without gravity (a plain sum) the score would have passed the bound long ago.
+        assert!(10_000 * history_bonus(MAX_DEPTH_FOR_TEST) > HISTORY_MAX);
+        let near_bound = h;
+        update_stat(&mut h, history_bonus(3));
+        let mut low = 0;
+        update_stat(&mut low, history_bonus(3));
+        assert!(h - near_bound < low, "{} {low}", h - near_bound);
+        for _ in 0..10_000 {
+            update_stat(&mut h, -history_bonus(MAX_DEPTH_FOR_TEST));
+            assert!((-HISTORY_MAX..=HISTORY_MAX).contains(&h), "{h}");
+        }
+        assert!(h < -HISTORY_MAX * 9 / 10);
+        assert!(HISTORY_MAX < ORDER_KILLER[1]);
+        // A shallow cutoff teaches nothing, a deep one at most the cap.
+        assert_eq!(history_bonus(0), 0);
+        assert_eq!(history_bonus(100), HISTORY_BONUS_MAX);
+    }
+
+    /// Each side to move has its own entries, within the table, for every pair of squares.
+    #[test]
+    fn each_side_has_its_own_history_entries() {
+        let last = Square::from_index((NUM_SQUARES - 1) as u8);
+        let first = Square::from_index(0);
+        let m = Move::normal(last, first);
+        let mut seen = std::collections::HashSet::new();
+        for side in Color::ALL {
+            let i = history_index(side, m);
+            assert!(i < HISTORY_SIZE);
+            assert!(seen.insert(i), "{side:?} shares an entry");
+            assert!(history_index(side, Move::normal(first, last)) != i);
+        }
     }
 }

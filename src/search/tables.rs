@@ -1,11 +1,9 @@
 //! What the search threads learn about the order of moves, kept from one search of a game to
 //! the next: each thread's killers and history (`ordering` fills and reads them).
 
+use super::ordering::HISTORY_SIZE;
 use super::MAX_PLY;
-use crate::core::{Move, NUM_SQUARES};
-
-/// Entries of a history table: one per origin and target square.
-pub(super) const HISTORY_SIZE: usize = NUM_SQUARES * NUM_SQUARES;
+use crate::core::Move;
 
 /// One search thread's move-ordering tables.
 pub(super) struct ThreadTables {
@@ -15,7 +13,7 @@ pub(super) struct ThreadTables {
     /// jump anywhere), so a shift could not line them up; a search refills them in its first
     /// iterations, as Stockfish's do.
     pub(super) killers: Box<[[Move; 2]; MAX_PLY]>,
-    /// Quiet moves' history (`ordering`). Kept across the searches of a game: what refuted
+    /// Quiet moves' history by side to move, origin and target (`ordering`). Kept across the searches of a game: what refuted
     /// positions of one move mostly still refutes positions of the next.
     pub(super) history: Vec<i32>,
 }
