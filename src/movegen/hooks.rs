@@ -222,6 +222,16 @@ pub trait Hooks: Send + Sync {
         true
     }
 
+    /// Whether `m`, a move of one of the game's own kinds (`MoveKind::Special`), can expose a
+    /// royal piece of the mover no more than an ordinary move of the same piece from `m.from()`
+    /// to `m.to()` would: the legality filter then judges it by the `shortcuts` as one (legal
+    /// when its piece is `safe` and `m.to()` is not `risky`) instead of making it, except
+    /// where the shortcuts restrict the safe pieces to evasions (in check), when it is made
+    /// and judged. Called by the fast legality filter. Default: no.
+    fn judged_as_ordinary(&self, _pos: &Position, _m: Move) -> bool {
+        false
+    }
+
     /// Whether the legal moves in `pos` may be counted without listing them (perft's last ply):
     /// `allows` keeps every plain table move (promotions are listed and judged anyway), so
     /// that the plain moves the `shortcuts` prove legal are counted by their targets alone.

@@ -155,6 +155,14 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
             true
         } else if drops_and_pass && matches!(m.kind(), MoveKind::Drop | MoveKind::Pass) {
             true
+        } else if !EVADING
+            && matches!(m.kind(), MoveKind::Special(_))
+            && safe.contains(m.from())
+            && !risky.contains(m.to())
+            && h.judged_as_ordinary(pos, m)
+        {
+            // The game says the move exposes no more than an ordinary move of its piece.
+            true
         } else {
             legal_by_making(h, pos, m)
         }

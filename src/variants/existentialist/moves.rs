@@ -449,6 +449,25 @@ pub fn allows(game: &Existentialist, pos: &Position, m: Move) -> bool {
     }
 }
 
+/// Whether `allows` keeps every two-square leap of the side to move's Dazzlers: no sleeping
+/// Existentialist and no enemy shield (the pieces they may not jump, RULINGS §1.4 items 4 and
+/// 20, §12 item 19) stands next to one of them, where a leap would pass over it.
+pub fn dazzler_leaps_all_allowed(game: &Existentialist, pos: &Position) -> bool {
+    let us = pos.turn();
+    let dazzlers = pos.pieces(us, DAZZLER);
+    if dazzlers.is_empty() {
+        return true;
+    }
+    let forbidden = status::sleeping(pos) | (status::shields(pos) & !pos.color_bb(us));
+    if forbidden.is_empty() {
+        return true;
+    }
+    let t = &game.rules.tables;
+    dazzlers
+        .into_iter()
+        .all(|d| (t.within(d, 1) & forbidden).is_empty())
+}
+
 /// The squares of the smallest rectangle holding `a` and `b`, the two excepted (RULINGS §12 item
 /// 20).
 fn rectangle_between(a: Square, b: Square) -> Bitboard {
