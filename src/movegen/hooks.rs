@@ -9,7 +9,7 @@
 
 use crate::board::{Effects, FenError, Position, PositionError, Setup};
 use crate::core::{Bitboard, ByColor, Color, Move, MoveList, PieceKind, Square};
-use crate::movegen::{self, Method};
+use crate::movegen::{self, BulkCount, Method};
 use crate::rules::Rules;
 
 use super::outcome::{fide_outcome, Outcome};
@@ -181,6 +181,15 @@ pub trait Hooks: Send + Sync {
     /// generator after the table moves, castling and drops (and by the noisy generator, whose
     /// moves it filters with `is_noisy`). Default: none.
     fn extra_moves(&self, _pos: &Position, _in_check: bool, _out: &mut MoveList) {}
+
+    /// The moves of `extra_moves` when the legal moves are only counted (perft's last ply):
+    /// plain moves, which `allows` must keep, may go to `out.normals`, which counts those the
+    /// shortcuts prove legal without listing them; every other move goes to `out.push`. The
+    /// order does not matter. Called by `movegen::legal_count`, when `counts_in_bulk`, in
+    /// place of `extra_moves`. Default: every move of `extra_moves` listed.
+    fn count_extra_moves(&self, pos: &Position, in_check: bool, out: &mut BulkCount) {
+        self.extra_moves(pos, in_check, out.rest());
+    }
 
     /// The same moves as `extra_moves`, the slow way. Called by the reference generator.
     /// Default: `extra_moves`, for a game whose extra moves have no slow form of their own.

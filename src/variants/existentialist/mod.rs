@@ -28,7 +28,7 @@ use super::{Bench, GameModule, Presentation, SearchSwitches};
 use crate::board::{Effects, FenError, PieceFlags, Position, PositionError, Setup, SpellKind};
 use crate::core::Square;
 use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind, Special};
-use crate::movegen::{self, Method};
+use crate::movegen::{self, BulkCount, Method};
 use crate::notation::{self, Dialect};
 use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
 use std::sync::OnceLock;
@@ -387,6 +387,10 @@ impl Hooks for Existentialist {
 
     fn extra_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
         moves::extra(self, pos, in_check, out);
+    }
+
+    fn count_extra_moves(&self, pos: &Position, in_check: bool, out: &mut BulkCount) {
+        moves::count_extra(self, pos, in_check, out);
     }
 
     fn reference_extra_moves(&self, pos: &Position, in_check: bool, out: &mut Vec<Move>) {
