@@ -91,6 +91,19 @@ impl BulkCount<'_> {
         }
     }
 
+    /// Drops of `kind` onto each of `targets` (which `allows` must keep): counted where the
+    /// shortcuts prove drops legal (`drops_and_pass`), listed otherwise.
+    #[inline]
+    pub fn drops(&mut self, kind: PieceKind, targets: Bitboard) {
+        if self.shortcuts.drops_and_pass {
+            self.count += targets.count() as usize;
+        } else {
+            for to in targets {
+                self.rest.push(Move::drop(kind, to));
+            }
+        }
+    }
+
     /// Any other move: listed, for the legality filter to judge.
     #[inline]
     pub fn push(&mut self, m: Move) {

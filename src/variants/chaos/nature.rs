@@ -61,8 +61,9 @@ fn protected(pos: &Position) -> Bitboard {
 /// protected piece, read from the tables. The squares from which a kind attacks a protected
 /// piece are found once per node, backwards from the protected pieces: a leap by the reverse
 /// leap table, a ride in a direction as the slide the other way from the piece (shared by the
-/// kinds that ride that way), instead of the kind's attacks from every empty square.
-pub fn introductions(chaos: &Chaos, pos: &Position, out: &mut MoveList) {
+/// kinds that ride that way), instead of the kind's attacks from every empty square. `each`
+/// gets each pool kind with the squares it may be introduced on.
+pub fn introductions(chaos: &Chaos, pos: &Position, mut each: impl FnMut(PieceKind, Bitboard)) {
     let rules = &chaos.rules;
     let t = &rules.tables;
     let occ = pos.occupied();
@@ -99,9 +100,7 @@ pub fn introductions(chaos: &Chaos, pos: &Position, out: &mut MoveList) {
             };
         }
         forbidden |= ridden & rides.from;
-        for to in empty & !forbidden {
-            out.push(Move::drop(kind, to));
-        }
+        each(kind, empty & !forbidden);
     }
 }
 
