@@ -11,13 +11,12 @@ use crate::rules::{Direction, Rules};
 use crate::variants::Hooks;
 
 /// Whether Nature has any move: not once the real player after it would have no legal move
-/// after its pass (the game ended on the last real ply, §11 item 2).
+/// after its pass (the game ended on the last real ply, §11 item 2). The player's legal moves
+/// are counted, not listed (`movegen::legal_count`).
 pub fn may_act(chaos: &Chaos, pos: &Position) -> bool {
     let after_pass = movegen::play(chaos, pos, Move::pass());
     let in_check = chaos.in_check(&after_pass, Method::Fast);
-    let mut moves = MoveList::new();
-    movegen::legal(chaos, &after_pass, in_check, &mut moves);
-    !moves.is_empty()
+    movegen::legal_count(chaos, &after_pass, in_check) > 0
 }
 
 /// Checks the pieces a position of this game can hold: no King in any reserve (only Nature's
