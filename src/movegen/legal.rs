@@ -21,7 +21,6 @@ pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut
 /// The number of legal moves of the side to move, as `legal` would list them. Where the game
 /// lets it (`Hooks::counts_in_bulk`), the moves the shortcuts prove legal are counted by their
 /// targets without being listed; the rest are listed and filtered as `legal` does.
-#[inline(always)]
 pub fn legal_count<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool) -> usize {
     let mut rest = MoveList::new();
     if !h.counts_in_bulk(pos) || h.turns_have_parts() || h.compelled(pos).nonempty() {

@@ -369,10 +369,7 @@ impl Hooks for Chaos {
     /// nothing, RULINGS §11 item 5, `nature::exposes`), and `allows` keeps every move.
     fn count_extra_moves(&self, pos: &Position, _in_check: bool, out: &mut BulkCount) {
         if pos.turn() == Color::Neutral {
-            if nature::may_act(self, pos) {
-                nature::introductions(self, pos, |kind, targets| out.drops(kind, targets));
-                out.push(Move::pass());
-            }
+            nature::count_moves(self, pos, out);
         } else {
             nature::reintroductions(self, pos, out.rest());
         }

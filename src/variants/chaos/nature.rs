@@ -6,7 +6,7 @@
 use super::{Chaos, KING, PAWN};
 use crate::board::{Position, PositionError};
 use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, Piece, PieceKind, Square};
-use crate::movegen::{self, reference, Method};
+use crate::movegen::{self, reference, BulkCount, Method};
 use crate::rules::{Direction, Rules};
 use crate::variants::Hooks;
 
@@ -100,6 +100,17 @@ pub fn introductions(chaos: &Chaos, pos: &Position, mut each: impl FnMut(PieceKi
         }
         forbidden |= ridden & rides.from;
         each(kind, empty & !forbidden);
+    }
+}
+
+/// Nature's introductions and pass when its moves are only counted (`Hooks::count_extra_moves`):
+/// the introductions by their squares. Out of line, away from the count of the players' plies
+/// (perft from the start costs 1.2% more instructions than before this count, 2.5% inlined).
+#[inline(never)]
+pub fn count_moves(chaos: &Chaos, pos: &Position, out: &mut BulkCount) {
+    if may_act(chaos, pos) {
+        introductions(chaos, pos, |kind, targets| out.drops(kind, targets));
+        out.push(Move::pass());
     }
 }
 
