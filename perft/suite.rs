@@ -1,6 +1,7 @@
 //! Runs every `perft/<variant>.perft` file: each count must match, and at every node of each
 //! position (to a small depth) the fast generator must equal the slow reference generator.
 
+use menagerie::arena::books::book;
 use menagerie::board::Position;
 use menagerie::core::rng::SplitMix;
 use menagerie::core::{Move, MoveKind, MoveList};
@@ -305,4 +306,68 @@ fn fast_generator_equals_reference_on_biased_playouts() {
         );
     }
     eprintln!("biased playouts: {:.1} s", started.elapsed().as_secs_f64());
+}
+
+/// Positions where Existentialist's count at the last ply must list and judge moves it
+/// otherwise counts (`Hooks::counts_in_bulk`, `Hooks::judged_as_ordinary`): a Dazzler beside a
+/// sleeping Existentialist and beside an enemy shield, whose leaps over them are refused
+/// (RULINGS §1.4 items 4 and 20, §12 item 19); an Archer pinned on the King's file whose
+/// merges expose the King; an Archer that is one of two screens between the King and an enemy
+/// Dazzler's cannon; Zednick merges beside a protected King+Archer and one on its rest turn
+/// (§12 items 8 and 15); shield merges on the cannon's line.
+const COUNT_SEEDS: &[&str] = &[
+    "5k4/10/10/10/10/4x{c10,sz@20}5/4D5/10/10/5K4 w - - 0 1",
+    "5k4/10/10/10/4z{g1}z{g1}4/4D5/10/10/10/5K4 w - - 0 1",
+    "5k4/5r4/10/10/10/10/10/4P1P3/4PAZ3/4OK4 w - - 0 1",
+    "4d4k/10/10/10/10/4P5/3N6/4A5/10/4K5 w - - 0 1",
+    "4d4k/10/10/10/10/4P5/3PZ5/4B5/2T7/4K{aA,f1}5 w - - 0 1",
+    "4d4k/10/10/10/10/3P6/3PZT4/4BT4/2T7/4K{aA,f3}5 w - - 0 1",
+    "4d4k/10/10/10/4P5/3T6/3ZT5/4A5/3P6/4K5 w - - 0 1",
+];
+
+/// Plies of each playout from a position of Existentialist's book.
+const BOOK_PLAYOUT_PLIES: usize = 10;
+
+/// Existentialist's last ply, counted in bulk where its shortcuts prove moves legal, equals
+/// the number of moves the slow reference generator finds and the number the fast one lists,
+/// on every position of a seeded playout from each position of its opening book
+/// (`books/existentialist.epd`, 500 positions eight plies into the game) and from
+/// `COUNT_SEEDS`, and at every node two plies below each seed.
+#[test]
+fn existentialist_count_equals_reference_from_the_book() {
+    let v = variants::by_name("existentialist").unwrap();
+    let parse = |fen: &str| v.parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    for fen in COUNT_SEEDS {
+        let mut budget = SYNCED_NODE_LIMIT;
+        synced(v, &parse(fen), 2, &mut budget);
+    }
+    let fens = book("existentialist");
+    assert!(fens.len() >= 500, "the book has {} positions", fens.len());
+    let mut rng = SplitMix(0xb00c);
+    let mut visited = 0u64;
+    for fen in fens
+        .iter()
+        .map(String::as_str)
+        .chain(COUNT_SEEDS.iter().copied())
+    {
+        let mut pos = parse(fen);
+        for _ in 0..BOOK_PLAYOUT_PLIES {
+            visited += 1;
+            let mut listed = MoveList::new();
+            v.legal_moves(&pos, &mut listed);
+            let reference = v.reference_moves(&pos).len();
+            let counted = v.legal_count(&pos);
+            assert_eq!(
+                (counted, listed.len()),
+                (reference, reference),
+                "existentialist: counted and listed against the reference at {}",
+                v.fen(&pos)
+            );
+            if listed.is_empty() {
+                break;
+            }
+            pos = v.play(&pos, biased_pick(v, &pos, &listed, &mut rng));
+        }
+    }
+    assert!(visited >= 5_000, "{visited} positions");
 }

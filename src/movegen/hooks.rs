@@ -9,7 +9,7 @@
 
 use crate::board::{Effects, FenError, Position, PositionError, Setup};
 use crate::core::{Bitboard, ByColor, Color, Move, MoveList, PieceKind, Square};
-use crate::movegen::{self, Method};
+use crate::movegen::{self, BulkCount, Method};
 use crate::rules::Rules;
 
 use super::outcome::{fide_outcome, Outcome};
@@ -182,6 +182,15 @@ pub trait Hooks: Send + Sync {
     /// moves it filters with `is_noisy`). Default: none.
     fn extra_moves(&self, _pos: &Position, _in_check: bool, _out: &mut MoveList) {}
 
+    /// The moves of `extra_moves` when the legal moves are only counted (perft's last ply):
+    /// plain moves, which `allows` must keep, may go to `out.normals`, which counts those the
+    /// shortcuts prove legal without listing them; every other move goes to `out.push`. The
+    /// order does not matter. Called by `movegen::legal_count`, when `counts_in_bulk`, in
+    /// place of `extra_moves`. Default: every move of `extra_moves` listed.
+    fn count_extra_moves(&self, pos: &Position, in_check: bool, out: &mut BulkCount) {
+        self.extra_moves(pos, in_check, out.rest());
+    }
+
     /// The same moves as `extra_moves`, the slow way. Called by the reference generator.
     /// Default: `extra_moves`, for a game whose extra moves have no slow form of their own.
     fn reference_extra_moves(&self, pos: &Position, in_check: bool, out: &mut Vec<Move>) {
@@ -220,6 +229,16 @@ pub trait Hooks: Send + Sync {
     /// `counts_in_bulk` too.
     fn allows(&self, _pos: &Position, _m: Move) -> bool {
         true
+    }
+
+    /// Whether `m`, a move of one of the game's own kinds (`MoveKind::Special`), can expose a
+    /// royal piece of the mover no more than an ordinary move of the same piece from `m.from()`
+    /// to `m.to()` would: the legality filter then judges it by the `shortcuts` as one (legal
+    /// when its piece is `safe` and `m.to()` is not `risky`) instead of making it, except
+    /// where the shortcuts restrict the safe pieces to evasions (in check), when it is made
+    /// and judged. Called by the fast legality filter. Default: no.
+    fn judged_as_ordinary(&self, _pos: &Position, _m: Move) -> bool {
+        false
     }
 
     /// Whether the legal moves in `pos` may be counted without listing them (perft's last ply):

@@ -46,9 +46,75 @@ pub fn legal_count<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool) -> 
     let counted = sink.count;
     generate::castling(h, pos, in_check, &mut rest);
     generate::drops(rules, pos, &mut rest);
-    h.extra_moves(pos, in_check, &mut rest);
+    let mut extra = BulkCount {
+        shortcuts,
+        count: 0,
+        rest: &mut rest,
+    };
+    h.count_extra_moves(pos, in_check, &mut extra);
+    let counted = counted + extra.count;
     filter_legal(h, pos, shortcuts, &mut rest);
     counted + rest.len()
+}
+
+/// Where a game's moves beyond the tables go when the legal moves are counted
+/// (`Hooks::count_extra_moves`): its plain moves that the shortcuts prove legal are counted
+/// without being listed, as the legality filter would keep them; every other move is listed
+/// for the filter.
+pub struct BulkCount<'a> {
+    shortcuts: Shortcuts,
+    count: usize,
+    rest: &'a mut MoveList,
+}
+
+impl BulkCount<'_> {
+    /// The plain moves (`Move::normal`: not promotions, and kept by the game's `allows`) of
+    /// the piece on `from` to each of `targets`: counted where the piece is `safe` and the
+    /// target neither `risky` nor off the `evasions` (where the filter drops them as illegal);
+    /// listed where the piece is not safe or the target is risky.
+    #[inline]
+    pub fn normals(&mut self, from: Square, targets: Bitboard) {
+        let Shortcuts {
+            safe,
+            risky,
+            evasions,
+            ..
+        } = self.shortcuts;
+        let listed = if safe.contains(from) {
+            self.count += (targets & evasions & !risky).count() as usize;
+            targets & risky
+        } else {
+            targets
+        };
+        for to in listed {
+            self.rest.push(Move::normal(from, to));
+        }
+    }
+
+    /// Drops of `kind` onto each of `targets` (which `allows` must keep): counted where the
+    /// shortcuts prove drops legal (`drops_and_pass`), listed otherwise.
+    #[inline]
+    pub fn drops(&mut self, kind: PieceKind, targets: Bitboard) {
+        if self.shortcuts.drops_and_pass {
+            self.count += targets.count() as usize;
+        } else {
+            for to in targets {
+                self.rest.push(Move::drop(kind, to));
+            }
+        }
+    }
+
+    /// Any other move: listed, for the legality filter to judge.
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        self.rest.push(m);
+    }
+
+    /// The list of the moves to be judged, for a game that lists them all (the default
+    /// `count_extra_moves`).
+    pub fn rest(&mut self) -> &mut MoveList {
+        self.rest
+    }
 }
 
 /// The legal moves that change material (what quiescence searches): the same as `legal`
@@ -154,6 +220,14 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
             // leaves the check standing: made and judged).
             true
         } else if drops_and_pass && matches!(m.kind(), MoveKind::Drop | MoveKind::Pass) {
+            true
+        } else if !EVADING
+            && matches!(m.kind(), MoveKind::Special(_))
+            && safe.contains(m.from())
+            && !risky.contains(m.to())
+            && h.judged_as_ordinary(pos, m)
+        {
+            // The game says the move exposes no more than an ordinary move of its piece.
             true
         } else {
             legal_by_making(h, pos, m)

@@ -178,6 +178,15 @@ impl TeleporterRules {
             .collect()
     }
 
+    /// The squares the side to move's Teleporter on `from` may teleport to: every empty square
+    /// of the other colour, and its side's empty home squares.
+    #[inline]
+    pub fn teleports(&self, rules: &Rules, pos: &Position, from: Square) -> Bitboard {
+        let empty = rules.geometry().board() & !pos.occupied();
+        let other_colour = if is_dark(from) { !DARK } else { DARK };
+        empty & (other_colour | self.homes(rules, pos.turn()))
+    }
+
     /// Teleports and explosions of the side to move's Teleporters on `movers` (their step
     /// captures come from the tables). A teleport goes to any empty square of the other colour,
     /// or to an empty home square of either colour; one move per target square.

@@ -21,7 +21,7 @@ use super::{Bench, GameModule, Presentation, SearchSwitches};
 use super::{EndReason, Hooks, Outcome, Pipeline, Rights, Shortcuts};
 use crate::board::{Effects, FenError, Position, PositionError, Setup};
 use crate::core::{Bitboard, ByColor, Color, Move, MoveKind, MoveList, PieceKind, Square};
-use crate::movegen::{self, Method};
+use crate::movegen::{self, BulkCount, Method};
 use crate::rules::{RuleSpec, Rules};
 use std::sync::OnceLock;
 
@@ -342,12 +342,6 @@ impl Hooks for Chaos {
         s
     }
 
-    /// No move of Nature's is proven legal without being judged: hers are listed and judged
-    /// as generated.
-    fn counts_in_bulk(&self, pos: &Position) -> bool {
-        pos.turn() != Color::Neutral
-    }
-
     fn in_check(&self, pos: &Position, how: Method) -> bool {
         pos.turn() != Color::Neutral && movegen::royal_attacked(self, pos, pos.turn(), how)
     }
@@ -358,11 +352,26 @@ impl Hooks for Chaos {
     fn extra_moves(&self, pos: &Position, _in_check: bool, out: &mut MoveList) {
         if pos.turn() == Color::Neutral {
             if nature::may_act(self, pos) {
-                nature::introductions(self, pos, out);
+                nature::introductions(self, pos, |kind, targets| {
+                    for to in targets {
+                        out.push(Move::drop(kind, to));
+                    }
+                });
                 out.push(Move::pass());
             }
         } else {
             nature::reintroductions(self, pos, out);
+        }
+    }
+
+    /// Nature's introductions counted by their squares: `shortcuts` proves them legal on
+    /// Nature's turn (`drops_and_pass`: an introduction only adds a blocker, so it exposes
+    /// nothing, RULINGS §11 item 5, `nature::exposes`), and `allows` keeps every move.
+    fn count_extra_moves(&self, pos: &Position, _in_check: bool, out: &mut BulkCount) {
+        if pos.turn() == Color::Neutral {
+            nature::count_moves(self, pos, out);
+        } else {
+            nature::reintroductions(self, pos, out.rest());
         }
     }
 

@@ -6,18 +6,17 @@
 use super::{Chaos, KING, PAWN};
 use crate::board::{Position, PositionError};
 use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, Piece, PieceKind, Square};
-use crate::movegen::{self, reference, Method};
+use crate::movegen::{self, reference, BulkCount, Method};
 use crate::rules::{Direction, Rules};
 use crate::variants::Hooks;
 
 /// Whether Nature has any move: not once the real player after it would have no legal move
-/// after its pass (the game ended on the last real ply, §11 item 2).
+/// after its pass (the game ended on the last real ply, §11 item 2). The player's legal moves
+/// are counted, not listed (`movegen::legal_count`).
 pub fn may_act(chaos: &Chaos, pos: &Position) -> bool {
     let after_pass = movegen::play(chaos, pos, Move::pass());
     let in_check = chaos.in_check(&after_pass, Method::Fast);
-    let mut moves = MoveList::new();
-    movegen::legal(chaos, &after_pass, in_check, &mut moves);
-    !moves.is_empty()
+    movegen::legal_count(chaos, &after_pass, in_check) > 0
 }
 
 /// Checks the pieces a position of this game can hold: no King in any reserve (only Nature's
@@ -61,8 +60,9 @@ fn protected(pos: &Position) -> Bitboard {
 /// protected piece, read from the tables. The squares from which a kind attacks a protected
 /// piece are found once per node, backwards from the protected pieces: a leap by the reverse
 /// leap table, a ride in a direction as the slide the other way from the piece (shared by the
-/// kinds that ride that way), instead of the kind's attacks from every empty square.
-pub fn introductions(chaos: &Chaos, pos: &Position, out: &mut MoveList) {
+/// kinds that ride that way), instead of the kind's attacks from every empty square. `each`
+/// gets each pool kind with the squares it may be introduced on.
+pub fn introductions(chaos: &Chaos, pos: &Position, mut each: impl FnMut(PieceKind, Bitboard)) {
     let rules = &chaos.rules;
     let t = &rules.tables;
     let occ = pos.occupied();
@@ -99,9 +99,18 @@ pub fn introductions(chaos: &Chaos, pos: &Position, out: &mut MoveList) {
             };
         }
         forbidden |= ridden & rides.from;
-        for to in empty & !forbidden {
-            out.push(Move::drop(kind, to));
-        }
+        each(kind, empty & !forbidden);
+    }
+}
+
+/// Nature's introductions and pass when its moves are only counted (`Hooks::count_extra_moves`):
+/// the introductions by their squares. Out of line, away from the count of the players' plies
+/// (perft from the start costs 1.2% more instructions than before this count, 2.5% inlined).
+#[inline(never)]
+pub fn count_moves(chaos: &Chaos, pos: &Position, out: &mut BulkCount) {
+    if may_act(chaos, pos) {
+        introductions(chaos, pos, |kind, targets| out.drops(kind, targets));
+        out.push(Move::pass());
     }
 }
 

@@ -28,7 +28,7 @@ use super::{Bench, GameModule, Presentation, SearchSwitches};
 use crate::board::{Effects, FenError, PieceFlags, Position, PositionError, Setup, SpellKind};
 use crate::core::Square;
 use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind, Special};
-use crate::movegen::{self, Method};
+use crate::movegen::{self, BulkCount, Method};
 use crate::notation::{self, Dialect};
 use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
 use std::sync::OnceLock;
@@ -389,13 +389,36 @@ impl Hooks for Existentialist {
         moves::extra(self, pos, in_check, out);
     }
 
+    fn count_extra_moves(&self, pos: &Position, in_check: bool, out: &mut BulkCount) {
+        moves::count_extra(self, pos, in_check, out);
+    }
+
     fn reference_extra_moves(&self, pos: &Position, in_check: bool, out: &mut Vec<Move>) {
         moves::reference_extra(self, pos, in_check, out);
     }
 
-    /// `allows` judges plain moves too: every move is listed and judged.
-    fn counts_in_bulk(&self, _pos: &Position) -> bool {
-        false
+    /// The moves `shortcuts` proves legal may be counted unlisted unless `allows` could refuse
+    /// one of them. It refuses plain moves of two kinds only: a King's capture onto the
+    /// protected enemy King+Archer (RULINGS §12 item 10), whose square `shortcuts` marks risky,
+    /// so it is listed and judged; and a Dazzler's two-square leap over a sleeping
+    /// Existentialist or an enemy shield (§1.4 items 4 and 20, §12 item 19), possible only when
+    /// such a piece stands next to one of the side to move's Dazzlers: then every move is
+    /// listed.
+    fn counts_in_bulk(&self, pos: &Position) -> bool {
+        moves::dazzler_leaps_all_allowed(self, pos)
+    }
+
+    /// A merge and a three-square shield (RULINGS §12 items 16 and 18) change the board, for
+    /// the enemy's attacks, no more than an ordinary move of the Archer or Zednick onto its
+    /// partner would: the mover's square empties (a shield keeps it taken) and the partner's
+    /// stays taken by an own piece (§1.4 item 26). What the merged piece gains attacks only
+    /// the enemy (shots, King moves, range); a new shield square stops sliders, arrows and
+    /// blast rays as the piece did, and the enemy may neither jump it nor use it as a cannon's
+    /// screen (§12 item 19); no Hyena moves, so every freeze stays; a merge onto the King makes
+    /// it a protected King+Archer, which may stand attacked (§12 item 8). The `shortcuts`
+    /// therefore judge them as they judge the mover's ordinary moves.
+    fn judged_as_ordinary(&self, _pos: &Position, m: Move) -> bool {
+        m.is(MERGE) || m.is(SHIELD3)
     }
 
     fn allows(&self, pos: &Position, m: Move) -> bool {

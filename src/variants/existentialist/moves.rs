@@ -12,15 +12,13 @@ use super::{EXISTENTIALIST, HYENA, IN_PLACE, KING, KNIGHT, MERGE, PAWN, SHARED_S
 use super::{SHIELD_MOVE, TELEPORTER, TELEPORTERS, YANZEE, ZEDNICK};
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, Square};
-use crate::movegen::Method;
+use crate::movegen::{BulkCount, Method};
 use crate::rules::Direction;
 use crate::variants::Rights;
 
 /// The fast generator's moves beyond the tables.
 pub fn extra(game: &Existentialist, pos: &Position, in_check: bool, out: &mut MoveList) {
-    let mut list = Vec::new();
-    beyond_tables(game, pos, in_check, Method::Fast, &mut list);
-    out.extend(list);
+    beyond_tables(game, pos, in_check, Method::Fast, out);
 }
 
 /// The same moves, the slow way.
@@ -28,13 +26,66 @@ pub fn reference_extra(game: &Existentialist, pos: &Position, in_check: bool, ou
     beyond_tables(game, pos, in_check, Method::Reference, out);
 }
 
+/// The same moves when they are only counted (perft's last ply): the plain moves of teleports,
+/// Bobbers, Existentialists, the Dazzler's cannon, the Adventurist's long steps and the
+/// Archer/Zednick's captures are counted where the shortcuts prove them legal (each is kept
+/// by `allows`, which refuses only a King's capture and a Dazzler's leap over a piece it may
+/// not jump, and a cannon's screen is never one); every other move is listed.
+pub fn count_extra(game: &Existentialist, pos: &Position, in_check: bool, out: &mut BulkCount) {
+    beyond_tables(game, pos, in_check, Method::Fast, out);
+}
+
+/// Where the moves beyond the tables go: a list, or a count (`BulkCount`).
+trait Out {
+    /// The plain moves of the piece on `from` to each of `targets`, in square order.
+    fn normals(&mut self, from: Square, targets: Bitboard);
+    /// Any other move.
+    fn push(&mut self, m: Move);
+}
+
+impl Out for MoveList {
+    #[inline]
+    fn normals(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            MoveList::push(self, Move::normal(from, to));
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
+impl Out for Vec<Move> {
+    fn normals(&mut self, from: Square, targets: Bitboard) {
+        self.extend(targets.map(|to| Move::normal(from, to)));
+    }
+
+    fn push(&mut self, m: Move) {
+        Vec::push(self, m);
+    }
+}
+
+impl Out for BulkCount<'_> {
+    #[inline]
+    fn normals(&mut self, from: Square, targets: Bitboard) {
+        BulkCount::normals(self, from, targets);
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        BulkCount::push(self, m);
+    }
+}
+
 /// Every move beyond the tables, by `how` where the methods differ.
-fn beyond_tables(
+fn beyond_tables<O: Out>(
     game: &Existentialist,
     pos: &Position,
     in_check: bool,
     how: Method,
-    out: &mut Vec<Move>,
+    out: &mut O,
 ) {
     let rules = &game.rules;
     let us = pos.turn();
@@ -49,32 +100,38 @@ fn beyond_tables(
     let teleporters = pos.pieces(us, TELEPORTER) & !frozen(game, pos, us);
     match how {
         Method::Fast => {
-            let mut list = MoveList::new();
-            TELEPORTERS.moves(rules, pos, teleporters, &mut list);
-            BOBBERS.moves(rules, pos, rights.movers, rights.victims[us], &mut list);
-            out.extend_from_slice(list.as_slice());
+            for from in teleporters {
+                out.normals(from, TELEPORTERS.teleports(rules, pos, from));
+            }
+            let allowed = !pos.occupied() | rights.victims[us];
+            for from in rights.movers & pos.pieces(us, BOBBER) {
+                out.normals(
+                    from,
+                    BOBBERS.targets(rules, pos, from, pos.occupied()) & allowed,
+                );
+            }
         }
         Method::Reference => {
-            TELEPORTERS.reference_moves(rules, pos, teleporters, out);
+            let mut list = Vec::new();
+            TELEPORTERS.reference_moves(rules, pos, teleporters, &mut list);
             let allowed = !pos.occupied() | rights.victims[us];
             for b in rights.movers & pos.pieces(us, BOBBER) {
                 for to in BOBBERS.reference_targets(rules, pos, b, pos.occupied()) {
                     if allowed.contains(to) {
-                        out.push(Move::normal(b, to));
+                        list.push(Move::normal(b, to));
                     }
                 }
+            }
+            for m in list {
+                out.push(m);
             }
         }
     }
     for x in rights.movers & pos.pieces(us, EXISTENTIALIST) {
-        for to in existentialist_targets(game, pos, x, &rights, how) {
-            out.push(Move::normal(x, to));
-        }
+        out.normals(x, existentialist_targets(game, pos, x, &rights, how));
     }
     for d in rights.movers & pos.pieces(us, DAZZLER) {
-        for to in cannon_targets(game, pos, d, rights.victims[us]) {
-            out.push(Move::normal(d, to));
-        }
+        out.normals(d, cannon_targets(game, pos, d, rights.victims[us]));
     }
     merges(game, pos, &rights, out);
     shots(game, pos, out);
@@ -199,7 +256,7 @@ fn cannon_targets(game: &Existentialist, pos: &Position, d: Square, victims: Bit
 /// Zednick (making the Archer/Zednick); the Zednick joins a Pawn (the Adventurist), the Bobber,
 /// the unmerged Archer, or orthogonally adjacent Teleporters without the Archer (a shield of two
 /// or three squares in line, all on its owner's ranks 1-5).
-fn merges(game: &Existentialist, pos: &Position, rights: &Rights, out: &mut Vec<Move>) {
+fn merges(game: &Existentialist, pos: &Position, rights: &Rights, out: &mut impl Out) {
     let us = pos.turn();
     let t = &game.rules.tables;
     let own = pos.color_bb(us);
@@ -279,7 +336,7 @@ fn shield_partner(pos: &Position, z: Square, t: Square, own_half: Bitboard) -> b
 /// Shots of the side to move's shooters (RULINGS §1.2 Archer, §12 items 7, 15-17): at the first
 /// piece within range on each of the eight lines, if an arrow kills it. Never at a bare King
 /// (whose side would have left it in check); a shot at a King+Archer kills only the Archer.
-fn shots(game: &Existentialist, pos: &Position, out: &mut Vec<Move>) {
+fn shots(game: &Existentialist, pos: &Position, out: &mut impl Out) {
     let us = pos.turn();
     for h in status::shooters(pos) & pos.color_bb(us) {
         for d in (0..8u8).map(Direction) {
@@ -296,7 +353,7 @@ fn shots(game: &Existentialist, pos: &Position, out: &mut Vec<Move>) {
 /// Moves of the side to move's shields (RULINGS §12 item 19): the whole shield one rank forward
 /// or back, or 1 to L files sideways (L its length), through empty squares only (its own
 /// excepted), never beyond its owner's rank 5; written from the shield's square nearest a1.
-fn shield_moves(game: &Existentialist, pos: &Position, out: &mut Vec<Move>) {
+fn shield_moves(game: &Existentialist, pos: &Position, out: &mut impl Out) {
     let us = pos.turn();
     let own_half = game.rules.geometry().ranks_of(us, &[0, 1, 2, 3, 4]);
     let mut seen = Bitboard::EMPTY;
@@ -354,7 +411,7 @@ pub fn anchor(shield: Bitboard) -> Square {
 /// The Adventurist's long steps (RULINGS §12 item 21): two or three squares straight forward,
 /// every square crossed and the landing empty, from its own rank 2 or 3 while it has never been
 /// beyond rank 3 (its unmoved mark).
-fn adventurist_steps(game: &Existentialist, pos: &Position, rights: &Rights, out: &mut Vec<Move>) {
+fn adventurist_steps(game: &Existentialist, pos: &Position, rights: &Rights, out: &mut impl Out) {
     let us = pos.turn();
     let geo = game.rules.geometry();
     let forward: i8 = if us == Color::White { 1 } else { -1 };
@@ -384,14 +441,12 @@ fn archer_zednick_captures(
     game: &Existentialist,
     pos: &Position,
     rights: &Rights,
-    out: &mut Vec<Move>,
+    out: &mut impl Out,
 ) {
     let us = pos.turn();
     for a in rights.movers & pos.pieces(us, ARCHER) {
         if status::archer_zednick(pos, a) {
-            for to in game.rules.tables.within(a, 1) & rights.victims[us] {
-                out.push(Move::normal(a, to));
-            }
+            out.normals(a, game.rules.tables.within(a, 1) & rights.victims[us]);
         }
     }
 }
@@ -399,7 +454,7 @@ fn archer_zednick_captures(
 /// The King's replies when it shares its square `k` with an intruder (RULINGS §12 item 13): take
 /// the intruder in place (not a sleeping Existentialist), or step away, moving or capturing (not
 /// onto a protected King+Archer).
-fn shared_replies(game: &Existentialist, pos: &Position, k: Square, out: &mut Vec<Move>) {
+fn shared_replies(game: &Existentialist, pos: &Position, k: Square, out: &mut impl Out) {
     let us = pos.turn();
     let intruder_takeable = !status::uncapturable(pos).contains(k);
     if intruder_takeable {
@@ -447,6 +502,25 @@ pub fn allows(game: &Existentialist, pos: &Position, m: Move) -> bool {
         }
         _ => true,
     }
+}
+
+/// Whether `allows` keeps every two-square leap of the side to move's Dazzlers: no sleeping
+/// Existentialist and no enemy shield (the pieces they may not jump, RULINGS §1.4 items 4 and
+/// 20, §12 item 19) stands next to one of them, where a leap would pass over it.
+pub fn dazzler_leaps_all_allowed(game: &Existentialist, pos: &Position) -> bool {
+    let us = pos.turn();
+    let dazzlers = pos.pieces(us, DAZZLER);
+    if dazzlers.is_empty() {
+        return true;
+    }
+    let forbidden = status::sleeping(pos) | (status::shields(pos) & !pos.color_bb(us));
+    if forbidden.is_empty() {
+        return true;
+    }
+    let t = &game.rules.tables;
+    dazzlers
+        .into_iter()
+        .all(|d| (t.within(d, 1) & forbidden).is_empty())
 }
 
 /// The squares of the smallest rectangle holding `a` and `b`, the two excepted (RULINGS §12 item
