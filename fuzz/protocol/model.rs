@@ -5,7 +5,6 @@
 
 use menagerie::board::Position;
 use menagerie::core::Color;
-use menagerie::core::MoveList;
 use menagerie::game::Game;
 use menagerie::notation::{parse_move, Dialect};
 use menagerie::protocol::xboard_variant::{self as xv, fen_from_cecp, parse_wire, Shown};
@@ -302,24 +301,7 @@ impl Model {
 
     /// CECP: the board XBoard shows, by replaying the game with the texts it applied.
     pub fn shown(&self) -> Shown {
-        let v = self.variant();
-        let rules = v.rules();
-        let mut pos = self.game.start().clone();
-        let mut shown = Shown::of(rules, &pos);
-        for (i, &m) in self.game.moves().iter().enumerate() {
-            let next = v.play(&pos, m);
-            let text = match self.applied.get(i) {
-                Some(t) => t.clone(),
-                None => {
-                    let mut moves = MoveList::new();
-                    v.legal_moves(&pos, &mut moves);
-                    xv::wire_text(v, &pos, &shown, &moves, m)
-                }
-            };
-            shown = xv::view::advance(rules, &pos, &shown, &text, &next);
-            pos = next;
-        }
-        shown
+        xv::replay(&self.game, &self.applied)
     }
 
     /// CECP: whether the engine must now think on its own move.

@@ -5,7 +5,7 @@
 use super::session::{self, clip, Adapter};
 use super::xboard_variant as xv;
 use super::{Event, Output};
-use crate::core::{Color, Move, MoveList, Square};
+use crate::core::{Color, Move, Square};
 use crate::engine::lifecycle::Searches;
 use crate::engine::Engine;
 use crate::game::Game;
@@ -1036,34 +1036,9 @@ impl Xboard {
         )
     }
 
-    /// XBoard's own board now: the game's start as XBoard shows it, followed through the texts
-    /// XBoard applied (a move played without one, after a reset, as we would have sent it). A
-    /// text XBoard applies in a way the model does not know resets it to our board.
+    /// XBoard's own board now (`xv::replay`).
     fn xboard_board(&self) -> xv::Shown {
-        let game = self.engine.game();
-        let v = game.variant();
-        let rules = v.rules();
-        let mut pos = game.start().clone();
-        let mut shown = xv::Shown::of(rules, &pos);
-        for (i, &m) in game.moves().iter().enumerate() {
-            let next = v.play(&pos, m);
-            let text = match self.applied.get(i) {
-                // A third party's ply XBoard never saw: its board stays.
-                Some(t) if t.is_empty() => {
-                    pos = next;
-                    continue;
-                }
-                Some(t) => t.clone(),
-                None => {
-                    let mut moves = MoveList::new();
-                    v.legal_moves(&pos, &mut moves);
-                    xv::wire_text(v, &pos, &shown, &moves, m)
-                }
-            };
-            shown = xv::view::advance(rules, &pos, &shown, &text, &next);
-            pos = next;
-        }
-        shown
+        xv::replay(self.engine.game(), &self.applied)
     }
 
     /// `lift SQUARE`: the user picked up a piece (or goes on with a move); the `highlight` of

@@ -11,6 +11,7 @@ use super::colour_board;
 use super::view::{self, Path, Shown};
 use crate::board::Position;
 use crate::core::{Move, MoveKind, MoveList, Square};
+use crate::game::Game;
 use crate::notation::{
     move_text, parse_move, parse_san_with, parse_square, piece_letter, split_squares, square_text,
     Dialect, MoveError,
@@ -81,6 +82,32 @@ pub fn wire_text(
         Some((_, letter)) => format!("{text}{}", letter.to_ascii_lowercase()),
         None => format!("{text}{}", view::vanish_letter(rules)),
     }
+}
+
+/// XBoard's own board after `game`: the game's start as XBoard shows it, followed through the
+/// texts XBoard applied, `applied[i]` for the game's `i`th ply (a ply with no text, after a
+/// reset, as we would have sent it). An empty text is a third party's ply XBoard never saw: its
+/// board stays. A text XBoard applies in a way the model does not know resets it to our board.
+pub fn replay(game: &Game, applied: &[String]) -> Shown {
+    let v = game.variant();
+    let rules = v.rules();
+    let mut pos = game.start().clone();
+    let mut shown = Shown::of(rules, &pos);
+    for (i, &m) in game.moves().iter().enumerate() {
+        let next = v.play(&pos, m);
+        match applied.get(i) {
+            Some(t) if t.is_empty() => {}
+            Some(t) => shown = view::advance(rules, &pos, &shown, t, &next),
+            None => {
+                let mut moves = MoveList::new();
+                v.legal_moves(&pos, &mut moves);
+                let t = wire_text(v, &pos, &shown, &moves, m);
+                shown = view::advance(rules, &pos, &shown, &t, &next);
+            }
+        }
+        pos = next;
+    }
+    shown
 }
 
 /// A player's drop that XBoard 4.9.1 would refuse, as a move it takes instead, or `None`.

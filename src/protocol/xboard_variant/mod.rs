@@ -8,8 +8,8 @@ mod entry;
 pub mod view;
 
 pub use entry::{
-    carries, hover, lift, parse_kill_san, parse_wire, parse_xboard_san, put, switch_via, wire_text,
-    Put,
+    carries, hover, lift, parse_kill_san, parse_wire, parse_xboard_san, put, replay, switch_via,
+    wire_text, Put,
 };
 pub use view::Shown;
 
@@ -445,6 +445,31 @@ mod tests {
             ),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[_Q_R_B_N] w KQkq - 0 1"
         );
+    }
+
+    /// XBoard never sees a third party's ply (an empty text in `applied`): its board keeps what
+    /// Nature took, and a text that follows is applied to that board. A ply's text left out
+    /// goes as we would send it.
+    #[test]
+    fn replay_keeps_what_a_third_party_took() {
+        let v = by_name("chaos").unwrap();
+        let fen = "rnbqkbnr/pppppppp/8/1_N6/8/8/PPPPPPPP/RNBQKBNR[_Q_R_B] n KQkq - 0 1 5w";
+        let mut game = crate::game::Game::new(v, v.parse_fen(fen).unwrap());
+        let play = |game: &mut crate::game::Game, text: &str| {
+            let m = crate::notation::parse_move(v, game.position(), Dialect::Cecp, text).unwrap();
+            game.play(m);
+        };
+        let sq = |t: &str| crate::notation::parse_square(v.rules().geometry(), Dialect::Cecp, t);
+        play(&mut game, "b5a7");
+        play(&mut game, "e2e4");
+        let a7 = sq("a7").unwrap();
+        assert_eq!(game.position().piece_at(a7).color(), Color::Neutral);
+        let shown = replay(&game, &[String::new(), "e2e4".to_string()]);
+        assert_eq!(shown.at(a7), Some((Color::Black, 'P')));
+        assert_eq!(shown.at(sq("e4").unwrap()), Some((Color::White, 'P')));
+        // The same ply seen (or unknown) shows our board.
+        let ours = replay(&game, &[]);
+        assert_ne!(ours.at(a7), Some((Color::Black, 'P')));
     }
 
     /// XBoard 4.9.1 sends the second engine `setboard` of the start array without the Squires'
