@@ -74,27 +74,43 @@ fn attacked_by_color(
         }
     }
     for d in 0..8u8 {
-        let d = Direction(d);
-        let riders = t.capture_riders(by, d);
-        if riders.is_empty() {
-            continue;
-        }
-        // An attacker sliding in direction d sits on the ray from sq in the opposite direction;
-        // most rays hold no attacker at all, which one mask test settles.
-        let ray = t.ray(d.opposite(), sq);
-        if (ray & theirs).is_empty() {
-            continue;
-        }
-        if let Some(b) = t.first_blocker(d.opposite(), sq, occ) {
-            let p = pos.piece_at(b);
-            if theirs.contains(b) && riders.contains(p.kind()) {
-                let rides = t.capture_rides(by, p.kind());
-                let range = rides.range[d.0 as usize];
-                if rides.from.contains(b) && (range == 0 || t.within(sq, range).contains(b)) {
-                    return true;
-                }
-            }
+        if rider_attacker(rules, pos, sq, occ, theirs, by, Direction(d)).is_some() {
+            return true;
         }
     }
     false
+}
+
+/// The piece of `theirs` (colour `by`) that captures onto `sq` riding in direction `d` with
+/// `occ` as blockers, if any: the first piece on the line behind `sq`, if it is theirs, rides
+/// that way from its square and reaches `sq` within its range.
+#[inline(always)]
+pub(crate) fn rider_attacker(
+    rules: &Rules,
+    pos: &Position,
+    sq: Square,
+    occ: Bitboard,
+    theirs: Bitboard,
+    by: Color,
+    d: Direction,
+) -> Option<Square> {
+    let t = &rules.tables;
+    let riders = t.capture_riders(by, d);
+    if riders.is_empty() {
+        return None;
+    }
+    // An attacker riding in direction d sits on the ray from sq in the opposite direction; most
+    // rays hold no attacker at all, which one mask test settles.
+    let back = d.opposite();
+    if (t.ray(back, sq) & theirs).is_empty() {
+        return None;
+    }
+    let b = t.first_blocker(back, sq, occ)?;
+    let kind = pos.piece_at(b).kind();
+    if !theirs.contains(b) || !riders.contains(kind) {
+        return None;
+    }
+    let rides = t.capture_rides(by, kind);
+    let range = rides.range[d.0 as usize];
+    (rides.from.contains(b) && (range == 0 || t.within(sq, range).contains(b))).then_some(b)
 }

@@ -9,7 +9,7 @@ use crate::board::{Position, PositionError};
 use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, PieceKind, Square};
 use crate::rules::{Direction, Rules};
 
-use super::{generate, Hooks, Method, Shortcuts};
+use super::{attacks, generate, Hooks, Method, Shortcuts};
 
 /// All legal moves of the side to move; `in_check` says whether it is in check.
 pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
@@ -319,24 +319,10 @@ fn evasion_squares(rules: &Rules, pos: &Position, ksq: Square, them: Color) -> O
     }
     for d in 0..8u8 {
         let d = Direction(d);
-        let riders = t.capture_riders(them, d);
-        if riders.is_empty() {
-            continue;
-        }
-        let back = d.opposite();
-        if (t.ray(back, ksq) & theirs).is_empty() {
-            continue;
-        }
-        if let Some(b) = t.first_blocker(back, ksq, occ) {
-            let p = pos.piece_at(b);
-            if theirs.contains(b) && riders.contains(p.kind()) {
-                let rides = t.capture_rides(them, p.kind());
-                let range = rides.range[d.0 as usize];
-                if rides.from.contains(b) && (range == 0 || t.within(ksq, range).contains(b)) {
-                    checkers.insert(b);
-                    blocks |= t.ray(back, ksq) & !t.ray(back, b) & !Bitboard::from_square(b);
-                }
-            }
+        if let Some(b) = attacks::rider_attacker(rules, pos, ksq, occ, theirs, them, d) {
+            let back = d.opposite();
+            checkers.insert(b);
+            blocks |= t.ray(back, ksq) & !t.ray(back, b) & !Bitboard::from_square(b);
         }
     }
     if checkers.is_empty() {
