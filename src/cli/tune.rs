@@ -157,34 +157,36 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("src/eval/params/{}.txt", v.name())));
+    let held = if options.holdout > 0.0 {
+        format!(
+            "held out {:.6} before, {:.6} after (epoch {})",
+            fit.holdout_before, fit.holdout_after, fit.best_epoch
+        )
+    } else {
+        format!("no games held out (epoch {})", fit.best_epoch)
+    };
     let header = format!(
         "Evaluation parameters of {} (centipawns per unit of each feature; 'name mg eg'), read \
          at start.\nWritten by `menagerie tune` from {} positions: K {:.4}, loss {:.6} before, \
-         {:.6} after; held out {:.6} before, {:.6} after (epoch {}); blend {} (docs/tuning.md).",
+         {:.6} after; {held}; blend {} (docs/tuning.md).",
         v.name(),
         counts.samples.len(),
         fit.k,
         fit.loss_before,
         fit.loss_after,
-        fit.holdout_before,
-        fit.holdout_after,
-        fit.best_epoch,
         options.blend
     );
     tune::write_atomic(&out, &fit.params.to_text(&header))
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     println!(
-        "{} positions, {} bad skipped, {} not quiet; K {:.4}; loss {:.6} -> {:.6}; held out \
-         {:.6} -> {:.6} (epoch {}); wrote {}",
+        "{} positions, {} bad skipped, {} not quiet; K {:.4}; loss {:.6} -> {:.6}; {held}; \
+         wrote {}",
         counts.samples.len(),
         counts.bad,
         counts.not_quiet,
         fit.k,
         fit.loss_before,
         fit.loss_after,
-        fit.holdout_before,
-        fit.holdout_after,
-        fit.best_epoch,
         out.display()
     );
     Ok(())
