@@ -123,18 +123,29 @@ mod tests {
     use crate::notation::{parse_san, Dialect};
     use crate::variants;
 
-    /// The SEE of the move `san` in FIDE chess from `fen`.
+    /// The SEE of the move `san` in FIDE chess from `fen`, with the textbook values below
+    /// (the exchanges do not depend on the evaluation's tuned numbers).
     fn fide_see(fen: &str, san: &str) -> i32 {
         let v = variants::by_name("chess").unwrap();
         let pos = v.parse_fen(fen).unwrap();
         let m = parse_san(v, &pos, Dialect::Uci, san).unwrap();
-        let eval = Eval::new(v);
-        let value = |k| eval.value(k);
+        let value = |k: PieceKind| textbook(v.rules().kinds[k.index()].spec.letter);
         let kinds = kinds_by_value(v, &value);
         see(v, &value, &kinds, &pos, m)
     }
 
-    /// FIDE values as the evaluation counts them (the spec's: P 100, N 320, B 330, R 500, Q 950).
+    /// FIDE values as textbooks give them (the King is never captured).
+    fn textbook(letter: char) -> i32 {
+        match letter {
+            'P' => P,
+            'N' => N,
+            'B' => B,
+            'R' => R,
+            'Q' => Q,
+            _ => 0,
+        }
+    }
+
     const P: i32 = 100;
     const N: i32 = 320;
     const B: i32 = 330;
@@ -214,15 +225,21 @@ mod tests {
         assert_eq!(fide_see("3r3k/4P3/8/8/8/8/8/7K w - - 0 1", "e8=Q+"), -P);
     }
 
-    /// Values used above come from the evaluation.
+    /// The search's SEE counts a piece at the evaluation's middlegame value, which the game's
+    /// parameter file sets (`value.<kind>`).
     #[test]
     fn values_are_the_evaluations() {
         let v = variants::by_name("chess").unwrap();
         let eval = Eval::new(v);
-        let by = |c| eval.value(v.rules().kind_by_letter(c).unwrap());
-        assert_eq!(
-            [by('P'), by('N'), by('B'), by('R'), by('Q')],
-            [P, N, B, R, Q]
-        );
+        let (_, params) = crate::eval::Params::for_variant(v);
+        for letter in ['P', 'N', 'B', 'R', 'Q'] {
+            let k = v.rules().kind_by_letter(letter).unwrap();
+            let name = format!(
+                "value.{}",
+                v.rules().kinds[k.index()].spec.name.to_lowercase()
+            );
+            let i = params.find(&name).unwrap();
+            assert_eq!(eval.value(k), params.value(i).0, "{name}");
+        }
     }
 }

@@ -412,11 +412,14 @@ fn a_line_of_checks_on_both_sides_ends() {
 /// A stalemate below the root is seen although the moves of a node out of check are generated
 /// after reverse futility and the null move: White, a queen up, has many moves that leave
 /// Black's king on a8 without a move (every king move, Qc7, Qb5, ...) and must play none.
+/// From depth 2 on: at depth 1 the replies are judged by quiescence, which takes a side not in
+/// check to have a move (stalemate is left to the full-width search, as in Stockfish's), so
+/// there the choice depends on the evaluation alone.
 #[test]
 fn the_search_does_not_stalemate_when_ahead() {
     let v = variants::by_name("chess").unwrap();
     let pos = v.parse_fen("k7/8/1Q6/8/8/8/8/K7 w - - 0 1").unwrap();
-    for depth in 1..=6 {
+    for depth in 2..=6 {
         let m = best_at_depth(v, &pos, depth).expect("White has moves");
         let after = v.play(&pos, m);
         let mut replies = MoveList::new();
