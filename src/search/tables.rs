@@ -13,8 +13,9 @@ pub(super) struct ThreadTables {
     /// jump anywhere), so a shift could not line them up; a search refills them in its first
     /// iterations, as Stockfish's do.
     pub(super) killers: Box<[[Move; 2]; MAX_PLY]>,
-    /// Quiet moves' history by side to move, origin and target (`ordering`). Kept across the searches of a game: what refuted
-    /// positions of one move mostly still refutes positions of the next.
+    /// Quiet moves' history by side to move, origin and target (`ordering`). Kept across the
+    /// searches of a game: what refuted positions of one move mostly still refutes positions of
+    /// the next.
     pub(super) history: Vec<i32>,
 }
 
