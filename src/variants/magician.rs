@@ -5,6 +5,7 @@
 
 use super::chess::{self, fide_pieces, BISHOP, PAWN};
 use super::san::{self, SanShape};
+use super::switches::GameTerm;
 use super::{GameModule, Presentation, SearchSwitches};
 use super::{Hooks, Pipeline};
 use crate::board::{Effects, Position};
@@ -203,7 +204,44 @@ impl Hooks for Magician {
     }
 }
 
-impl SearchSwitches for Magician {}
+impl SearchSwitches for Magician {
+    fn eval_terms(&self) -> &'static [GameTerm] {
+        TERMS
+    }
+
+    fn eval_features(&self, pos: &Position, out: &mut [i32]) {
+        magic_features(&self.rules, pos, out)
+    }
+}
+
+/// The game's own evaluation terms, both about the pawns one step from the rank whose entry
+/// promotes a Magician: with a Magician on the board (the next pawn move there promotes it),
+/// and with none but a Bishop (a switch arms them).
+const TERMS: &[GameTerm] = &[
+    GameTerm::new("magic_promotion_ready", 20),
+    GameTerm::new("switch_to_promote", 10),
+];
+
+/// The features of [`TERMS`] for White minus Black.
+fn magic_features(rules: &Rules, pos: &Position, out: &mut [i32]) {
+    let geo = rules.geometry();
+    for c in Color::PLAYERS {
+        let sign = if c == Color::White { 1 } else { -1 };
+        let ready = pos
+            .pieces(c, PAWN)
+            .into_iter()
+            .filter(|&sq| geo.relative_rank(c, sq) + 1 == TRIGGER_RANK)
+            .count() as i32;
+        if ready == 0 {
+            continue;
+        }
+        if pos.pieces(c, MAGICIAN).nonempty() {
+            out[0] += sign * ready;
+        } else if pos.pieces(c, BISHOP).nonempty() {
+            out[1] += sign * ready;
+        }
+    }
+}
 
 impl Presentation for Magician {
     /// The pawn move that also promotes a Magician: the move, `/`, the Magician and what it
@@ -251,6 +289,26 @@ mod tests {
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
+    }
+
+    /// The game's terms count the pawns on the 5th rank (one step from the rank whose entry
+    /// promotes a Magician): as armed with a Magician on the board, as waiting for a switch
+    /// with only a Bishop, not at all without either or once past that rank.
+    #[test]
+    fn magic_terms_count_the_pawns_before_the_trigger_rank() {
+        let v = get();
+        let features = |fen: &str| {
+            let mut out = [0; 2];
+            v.switches()
+                .eval_features(&v.parse_fen(fen).unwrap(), &mut out);
+            out
+        };
+        assert_eq!(features("4k3/8/8/3PP3/8/8/8/2M1K3 w - - 0 1"), [2, 0]);
+        assert_eq!(features("4k3/8/8/3PP3/8/8/8/2B1K3 w - - 0 1"), [0, 2]);
+        assert_eq!(features("4k3/8/8/3PP3/8/8/8/2N1K3 w - - 0 1"), [0, 0]);
+        assert_eq!(features("4k3/8/4P3/8/8/8/8/2M1K3 w - - 0 1"), [0, 0]);
+        // Black's 5th rank is the 4th; Black's counts subtract.
+        assert_eq!(features("4km2/8/8/4P3/3p4/8/8/4K3 w - - 0 1"), [-1, 0]);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use super::san::SanShape;
 use super::short::{self, BobberRules, TeleporterRules};
+use super::switches::GameTerm;
 use super::{chess, Hooks, Pipeline, Shortcuts};
 use super::{Bench, GameModule, Presentation, SearchSwitches};
 use crate::board::{Effects, PieceFlags, PieceState, Position, PositionError, MAX_STATES};
@@ -25,8 +26,14 @@ const BOBBER: PieceKind = PieceKind(1);
 const SQUIRE: PieceKind = PieceKind(2);
 /// The Teleporter.
 const TELEPORTER: PieceKind = PieceKind(5);
+/// The Left and Right Schizzies.
+const LEFT_SCHIZZY: PieceKind = PieceKind(6);
+const RIGHT_SCHIZZY: PieceKind = PieceKind(7);
 /// The Queen (by promotion only).
 const QUEEN: PieceKind = PieceKind(9);
+/// Files of the board's left half, a-f: a Left Schizzy leaps there and is a Queen on the right
+/// half, a Right Schizzy the reverse (RULINGS §2.2).
+const LEFT_HALF_FILES: u8 = 6;
 
 /// The kinds this module names, with their letters.
 const NAMED: &[(PieceKind, char)] = &[
@@ -400,10 +407,52 @@ impl Hooks for Schizophrenic {
 }
 
 impl SearchSwitches for Schizophrenic {
+    fn eval_terms(&self) -> &'static [GameTerm] {
+        TERMS
+    }
+
+    fn eval_features(&self, pos: &Position, out: &mut [i32]) {
+        schizzy_features(pos, out)
+    }
+
     /// Off: a Teleporter's explosion, which the attack test counts as an attack, removes both
     /// the Teleporter and its victim instead of putting the Teleporter in the victim's place.
     fn see_sound(&self) -> bool {
         false
+    }
+}
+
+/// The game's own evaluation terms: a side with both Schizzies (wherever play goes, one of them
+/// is a Queen there), and a Schizzy that is a Queen where it stands on the same half as the
+/// enemy King (the piece-square tables see the half, not the King).
+const TERMS: &[GameTerm] = &[
+    GameTerm::new("schizzy_pair", 20),
+    GameTerm::new("schizzy_queen_by_king", 15),
+];
+
+/// The features of [`TERMS`] for White minus Black.
+fn schizzy_features(pos: &Position, out: &mut [i32]) {
+    let on_left = |sq: Square| sq.file() < LEFT_HALF_FILES;
+    for c in Color::PLAYERS {
+        let sign = if c == Color::White { 1 } else { -1 };
+        let (left, right) = (pos.pieces(c, LEFT_SCHIZZY), pos.pieces(c, RIGHT_SCHIZZY));
+        if left.nonempty() && right.nonempty() {
+            out[0] += sign;
+        }
+        let Some(king) = pos.pieces(c.opponent(), KING).into_iter().next() else {
+            continue;
+        };
+        let king_left = on_left(king);
+        // A Left Schizzy is a Queen on the right half, a Right Schizzy on the left half.
+        let queens = left
+            .into_iter()
+            .filter(|&sq| !on_left(sq) && !king_left)
+            .count()
+            + right
+                .into_iter()
+                .filter(|&sq| on_left(sq) && king_left)
+                .count();
+        out[1] += sign * queens as i32;
     }
 }
 
@@ -503,6 +552,29 @@ mod tests {
             .collect();
         out.sort();
         out
+    }
+
+    /// The game's terms: both Schizzies of a side make a pair; a Schizzy counts by the King only
+    /// where it is a Queen (Left Schizzy on files g-l, Right on a-f) on the enemy King's half.
+    #[test]
+    fn schizzy_terms_read_the_halves() {
+        let v = get();
+        let features = |fen: &str| {
+            let mut out = [0; 2];
+            v.switches()
+                .eval_features(&v.parse_fen(fen).unwrap(), &mut out);
+            out
+        };
+        // Black's King on a6 (left half): White's Right Schizzy on b1 is a Queen there, the Left
+        // Schizzy on g1 is a Queen on the other half.
+        assert_eq!(features("12/k11/12/12/12/12/1J4L4K w - - 0 1"), [1, 1]);
+        // Black's King on l7 (right half): now the Left Schizzy counts, and without the Right
+        // Schizzy there is no pair.
+        assert_eq!(features("11k/12/12/12/12/12/6L4K w - - 0 1"), [0, 1]);
+        // A Left Schizzy on the left half leaps: it counts for neither term.
+        assert_eq!(features("k11/12/12/12/12/12/1L9K w - - 0 1"), [0, 0]);
+        // Black's pieces subtract: a Black Left Schizzy on h7 by White's King on k1.
+        assert_eq!(features("7l2k1/12/12/12/12/12/10K1 w - - 0 1"), [0, -1]);
     }
 
     #[test]
