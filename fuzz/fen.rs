@@ -19,7 +19,7 @@ use menagerie::core::rng::SplitMix as Rng;
 use menagerie::core::{Color, Move, MoveList, PieceKind};
 use menagerie::notation::{move_text, parse_move, parse_san, Dialect};
 use menagerie::protocol::xboard_variant::{fen_from_cecp, fen_to_cecp, parse_wire, Shown};
-use menagerie::search::{self, Control, Limits, TranspositionTable};
+use menagerie::search::{self, Control, Limits, SearchInput, TranspositionTable};
 use menagerie::variants::{self, Variant};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -439,7 +439,10 @@ fn check_search(v: &'static dyn Variant, pos: &Position) -> Result<(), String> {
     };
     let tt = TranspositionTable::new(1);
     let control = Control::new(false);
-    let r = search::search(v, pos, &[], &limits, &control, &tt, None, &mut |_| {});
+    let r = search::search(
+        SearchInput::new(v, pos, &limits, &control, &tt),
+        &mut |_| {},
+    );
     let moves = legal(v, pos);
     match r.best {
         Some(m) if !moves.contains(m) => {

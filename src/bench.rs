@@ -2,7 +2,7 @@
 //! thread the node total is deterministic, the behaviour checksum of the search (`Bench: N` in
 //! commit messages).
 
-use crate::search::{self, Control, Limits, SearchTables, TranspositionTable};
+use crate::search::{self, Control, Limits, SearchInput, SearchTables, TranspositionTable};
 use crate::variants::{Bench, Variant};
 use std::time::{Duration, Instant};
 
@@ -59,17 +59,9 @@ pub fn run(
         tt.clear();
         tables.clear();
         let t = Instant::now();
-        let r = search::search_in_game(
-            variant,
-            &pos,
-            &[],
-            &limits,
-            &control,
-            &tt,
-            pool.as_ref(),
-            &mut tables,
-            &mut |_| {},
-        );
+        let input =
+            SearchInput::new(variant, &pos, &limits, &control, &tt).with_pool(pool.as_ref());
+        let r = search::search_in_game(input, &mut tables, &mut |_| {});
         nodes += r.nodes;
         on_position(i, fen, r.nodes, t.elapsed());
     }
@@ -104,14 +96,10 @@ mod tests {
                 depth: Some(depth),
                 ..Default::default()
             };
+            let (pos, control) = (v.parse_fen(fen).unwrap(), Control::new(false));
+            let tt = TranspositionTable::new(HASH_MB);
             let r = search::search(
-                v,
-                &v.parse_fen(fen).unwrap(),
-                &[],
-                &limits,
-                &Control::new(false),
-                &TranspositionTable::new(HASH_MB),
-                None,
+                SearchInput::new(v, &pos, &limits, &control, &tt),
                 &mut |_| {},
             );
             assert_eq!(r.nodes, *nodes, "{fen}");
@@ -144,16 +132,10 @@ mod tests {
                         ..Default::default()
                     };
                     tt.clear();
-                    let r = search::search(
-                        *v,
-                        &pos,
-                        &[],
-                        &limits,
-                        &Control::new(false),
-                        &tt,
-                        Some(&pool),
-                        &mut |_| {},
-                    );
+                    let control = Control::new(false);
+                    let input =
+                        SearchInput::new(*v, &pos, &limits, &control, &tt).with_pool(Some(&pool));
+                    let r = search::search(input, &mut |_| {});
                     // A third party's seeded ply is played without a search (depth 0).
                     assert!(
                         r.depth == depth || (r.nodes == 0 && r.best.is_some()),

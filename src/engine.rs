@@ -8,7 +8,9 @@ use crate::board::{FenError, Position};
 use crate::core::Move;
 use crate::game::Game;
 use crate::notation::{Dialect, MoveError};
-use crate::search::{self, Control, Info, Limits, SearchResult, SearchTables, TranspositionTable};
+use crate::search::{
+    self, Control, Info, Limits, SearchInput, SearchResult, SearchTables, TranspositionTable,
+};
 use crate::third_party::{self, Policy, ThirdParty};
 use crate::variants::{self, UnknownVariant, Variant};
 use std::fmt;
@@ -37,13 +39,7 @@ pub fn choose_third_party_ply(
     let control = Control::new(false);
     let tt = TranspositionTable::new(third_party::ENGINE_POLICY_HASH_MB);
     search::search(
-        variant,
-        pos,
-        history,
-        &limits,
-        &control,
-        &tt,
-        None,
+        SearchInput::new(variant, pos, &limits, &control, &tt).after(history),
         &mut |_| {},
     )
     .best
@@ -372,17 +368,10 @@ impl Engine {
             .stack_size(search::THREAD_STACK_BYTES)
             .spawn(move || {
                 let mut tables = tables.lock().unwrap_or_else(|e| e.into_inner());
-                let result = search::search_in_game(
-                    variant,
-                    &root,
-                    &history,
-                    &limits,
-                    &thread_control,
-                    &tt,
-                    pool.as_deref(),
-                    &mut tables,
-                    &mut on_info,
-                );
+                let input = SearchInput::new(variant, &root, &limits, &thread_control, &tt)
+                    .after(&history)
+                    .with_pool(pool.as_deref());
+                let result = search::search_in_game(input, &mut tables, &mut on_info);
                 drop(tables);
                 on_done(result);
             })

@@ -9,7 +9,7 @@ use crate::arena::pgn::PgnGame;
 use crate::core::rng::SplitMix;
 use crate::core::{Color, Move};
 use crate::game::Game;
-use crate::search::{self, Control, Limits, TranspositionTable, MATE_BOUND};
+use crate::search::{self, Control, Limits, SearchInput, TranspositionTable, MATE_BOUND};
 use crate::variants::{self, san, Variant};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -160,20 +160,13 @@ fn short_search(game: &Game, depth: u32, multipv: usize) -> Vec<(i32, Move)> {
     let control = Control::new(false);
     let tt = TranspositionTable::new(1);
     let mut lines: Vec<(u32, usize, i32, Move)> = Vec::new();
-    let result = search::search(
-        game.variant(),
-        game.position(),
-        &game.history(),
-        &limits,
-        &control,
-        &tt,
-        None,
-        &mut |info| {
-            if let Some(&m) = info.pv.first() {
-                lines.push((info.depth, info.multipv, info.score, m));
-            }
-        },
-    );
+    let history = game.history();
+    let input = SearchInput::new(game.variant(), game.position(), &limits, &control, &tt);
+    let result = search::search(input.after(&history), &mut |info| {
+        if let Some(&m) = info.pv.first() {
+            lines.push((info.depth, info.multipv, info.score, m));
+        }
+    });
     let deepest = lines.iter().map(|l| l.0).max().unwrap_or(0);
     let mut found: Vec<(i32, Move)> = lines
         .iter()

@@ -11,7 +11,7 @@ use crate::core::rng::SplitMix;
 use crate::core::{Color, MoveList};
 use crate::eval::Eval;
 use crate::game::Game;
-use crate::search::{self, Control, Limits, TranspositionTable};
+use crate::search::{self, Control, Limits, SearchInput, TranspositionTable};
 use crate::tune;
 use crate::variants::{self, Outcome, Variant};
 use std::io::Write;
@@ -161,16 +161,9 @@ fn play_game(
             quiet.push(v.fen(&pos));
         }
         let control = Control::new(false);
-        let found = search::search(
-            v,
-            &pos,
-            &game.history(),
-            &limits,
-            &control,
-            &tt,
-            None,
-            &mut |_| {},
-        );
+        let history = game.history();
+        let input = SearchInput::new(v, &pos, &limits, &control, &tt).after(&history);
+        let found = search::search(input, &mut |_| {});
         let Some(m) = found.best else {
             break "1/2-1/2";
         };

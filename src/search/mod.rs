@@ -305,23 +305,67 @@ impl<'a> Shared<'a> {
     }
 }
 
-/// Searches `root` (whose game history is `history`, oldest first) within `limits`, with
-/// `threads` threads sharing `tt`; `pool` runs the helper threads. `on_info` gets each finished
-/// line of the main thread. The threads' move-ordering tables start empty: a search with no game
-/// behind it (`search_in_game` keeps them across a game's searches).
-#[allow(clippy::too_many_arguments)]
-pub fn search(
-    variant: &dyn Variant,
-    root: &Position,
-    history: &[u64],
-    limits: &Limits,
-    control: &Control,
-    tt: &TranspositionTable,
-    pool: Option<&rayon::ThreadPool>,
+/// What one search is asked: the game and the position to search, the hashes of the game's
+/// earlier positions (oldest first, for repetitions), the limits, the control that stops it,
+/// the shared transposition table, and the pool that runs the helper threads (none: one
+/// thread).
+#[derive(Clone, Copy)]
+pub struct SearchInput<'a> {
+    pub variant: &'a dyn Variant,
+    pub root: &'a Position,
+    pub history: &'a [u64],
+    pub limits: &'a Limits,
+    pub control: &'a Control,
+    pub tt: &'a TranspositionTable,
+    pub pool: Option<&'a rayon::ThreadPool>,
+}
+
+impl<'a> SearchInput<'a> {
+    /// A one-thread search of `root` with no earlier positions.
+    pub fn new(
+        variant: &'a dyn Variant,
+        root: &'a Position,
+        limits: &'a Limits,
+        control: &'a Control,
+        tt: &'a TranspositionTable,
+    ) -> SearchInput<'a> {
+        SearchInput {
+            variant,
+            root,
+            history: &[],
+            limits,
+            control,
+            tt,
+            pool: None,
+        }
+    }
+
+    /// The same search after the game's earlier positions `history` (hashes, oldest first).
+    pub fn after(self, history: &'a [u64]) -> SearchInput<'a> {
+        SearchInput { history, ..self }
+    }
+
+    /// The same search with helper threads from `pool`, if any.
+    pub fn with_pool(self, pool: Option<&'a rayon::ThreadPool>) -> SearchInput<'a> {
+        SearchInput { pool, ..self }
+    }
+}
+
+/// Runs the search `input` asks for; `on_info` gets each finished line of the main thread. The
+/// threads' move-ordering tables start empty: a search with no game behind it
+/// (`search_in_game` keeps them across a game's searches).
+pub fn search(input: SearchInput, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
+    search_in_game(input, &mut SearchTables::new(), on_info)
+}
+
+/// [`search`], with the threads' move-ordering tables taken from `tables` and left there for
+/// the game's next search (thread `i` gets the `i`-th; the killers are cleared first).
+pub fn search_in_game(
+    input: SearchInput,
+    tables: &mut SearchTables,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
-    let mut tables = SearchTables::new();
-    search_in_game(
+    let SearchInput {
         variant,
         root,
         history,
@@ -329,25 +373,7 @@ pub fn search(
         control,
         tt,
         pool,
-        &mut tables,
-        on_info,
-    )
-}
-
-/// [`search`], with the threads' move-ordering tables taken from `tables` and left there for
-/// the game's next search (thread `i` gets the `i`-th; the killers are cleared first).
-#[allow(clippy::too_many_arguments)]
-pub fn search_in_game(
-    variant: &dyn Variant,
-    root: &Position,
-    history: &[u64],
-    limits: &Limits,
-    control: &Control,
-    tt: &TranspositionTable,
-    pool: Option<&rayon::ThreadPool>,
-    tables: &mut SearchTables,
-    on_info: &mut dyn FnMut(&Info),
-) -> SearchResult {
+    } = input;
     // A third party whose ply is chosen by its seed (or sent from outside, when the engine is
     // asked anyway) plays the seeded choice without a search.
     if root.turn() == Color::Neutral && limits.third_party.policy != Policy::Engine {
@@ -392,14 +418,9 @@ pub(crate) fn best_at_depth(variant: &dyn Variant, pos: &Position, depth: u32) -
         ..Default::default()
     };
     let tt = TranspositionTable::new(1);
+    let control = Control::new(false);
     search(
-        variant,
-        pos,
-        &[],
-        &limits,
-        &Control::new(false),
-        &tt,
-        None,
+        SearchInput::new(variant, pos, &limits, &control, &tt),
         &mut |_| {},
     )
     .best

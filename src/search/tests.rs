@@ -37,7 +37,7 @@ fn quick_search(
     tt: &TranspositionTable,
 ) -> SearchResult {
     let control = Control::new(false);
-    search(v, pos, &[], limits, &control, tt, None, &mut |_| {})
+    search(SearchInput::new(v, pos, limits, &control, tt), &mut |_| {})
 }
 
 #[test]
@@ -116,16 +116,8 @@ fn two_threads_answer_legally_and_stop() {
         depth: Some(6),
         ..Default::default()
     };
-    let r = search(
-        v,
-        &pos,
-        &[],
-        &limits,
-        &control,
-        &tt,
-        Some(&pool),
-        &mut |_| {},
-    );
+    let input = SearchInput::new(v, &pos, &limits, &control, &tt).with_pool(Some(&pool));
+    let r = search(input, &mut |_| {});
     let mut legal = MoveList::new();
     v.legal_moves(&pos, &mut legal);
     assert!(legal.contains(r.best.unwrap()));
@@ -142,16 +134,11 @@ fn two_thread_search(
 ) -> (Vec<(u32, i32, Move)>, SearchResult) {
     let tt = TranspositionTable::new(4);
     let mut reported = Vec::new();
-    let r = search(
-        v,
-        pos,
-        &[],
-        limits,
-        &Control::new(false),
-        &tt,
-        Some(pool),
-        &mut |info: &Info| reported.push((info.depth, info.score, info.pv[0])),
-    );
+    let control = Control::new(false);
+    let input = SearchInput::new(v, pos, limits, &control, &tt).with_pool(Some(pool));
+    let r = search(input, &mut |info: &Info| {
+        reported.push((info.depth, info.score, info.pv[0]))
+    });
     (reported, r)
 }
 
@@ -235,14 +222,9 @@ fn the_main_thread_reports_and_deepens_from_iterations_others_finished() {
         depth: Some(3),
         ..Default::default()
     };
+    let control = Control::new(false);
     search(
-        v,
-        &pos,
-        &[],
-        &shallow,
-        &Control::new(false),
-        &tt,
-        None,
+        SearchInput::new(v, &pos, &shallow, &control, &tt),
         &mut |info: &Info| earlier.push((info.depth, info.score, info.pv.clone())),
     );
     assert_eq!(earlier.len(), 3);
@@ -369,13 +351,7 @@ fn the_search_follows_the_seeded_third_party_ply() {
     let control = Control::new(false);
     let mut pv = Vec::new();
     search(
-        v,
-        &pos,
-        &[],
-        &limits,
-        &control,
-        &tt,
-        None,
+        SearchInput::new(v, &pos, &limits, &control, &tt),
         &mut |info: &Info| pv = info.pv.clone(),
     );
     assert!(pv.len() >= 2, "{pv:?}");
@@ -475,17 +451,9 @@ fn search_with_tables(
         ..Default::default()
     };
     let tt = TranspositionTable::new(1);
-    let r = search_in_game(
-        v,
-        pos,
-        history,
-        &limits,
-        &Control::new(false),
-        &tt,
-        None,
-        tables,
-        &mut |_| {},
-    );
+    let control = Control::new(false);
+    let input = SearchInput::new(v, pos, &limits, &control, &tt).after(history);
+    let r = search_in_game(input, tables, &mut |_| {});
     (r.nodes, r.best)
 }
 
@@ -549,17 +517,9 @@ fn each_thread_has_its_own_move_ordering_tables() {
         depth: Some(7),
         ..Default::default()
     };
-    search_in_game(
-        v,
-        &pos,
-        &[],
-        &limits,
-        &Control::new(false),
-        &tt,
-        Some(&pool),
-        &mut tables,
-        &mut |_| {},
-    );
+    let control = Control::new(false);
+    let input = SearchInput::new(v, &pos, &limits, &control, &tt).with_pool(Some(&pool));
+    search_in_game(input, &mut tables, &mut |_| {});
     assert_eq!(tables.threads(), 3);
     assert!(tables.thread(0).history.iter().any(|&h| h != 0));
 }

@@ -25,7 +25,7 @@ fn mover_lost(v: &dyn Variant, before: &Position, after: &Position) -> bool {
 /// move keeps it, the search's move keeps it too.
 #[test]
 fn the_search_keeps_its_pharaoh() {
-    use crate::search::{search, Control, Limits, TranspositionTable};
+    use crate::search::{search, Control, Limits, SearchInput, TranspositionTable};
     let v: &dyn Variant = get();
     let tt = TranspositionTable::new(1);
     let mut rng = crate::core::rng::SplitMix(21);
@@ -58,9 +58,12 @@ fn the_search_keeps_its_pharaoh() {
             ..Default::default()
         };
         let control = Control::new(false);
-        let best = search(v, &pos, &[], &limits, &control, &tt, None, &mut |_| {})
-            .best
-            .expect("a legal move");
+        let best = search(
+            SearchInput::new(v, &pos, &limits, &control, &tt),
+            &mut |_| {},
+        )
+        .best
+        .expect("a legal move");
         assert!(
             !mover_lost(v, &pos, &v.play(&pos, best)),
             "{} gives its Pharaoh away",
