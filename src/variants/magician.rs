@@ -296,13 +296,7 @@ mod tests {
     /// with only a Bishop, not at all without either or once past that rank.
     #[test]
     fn magic_terms_count_the_pawns_before_the_trigger_rank() {
-        let v = get();
-        let features = |fen: &str| {
-            let mut out = [0; 2];
-            v.switches()
-                .eval_features(&v.parse_fen(fen).unwrap(), &mut out);
-            out
-        };
+        let features = |fen| crate::variants::tests::game_term_features(get(), fen);
         assert_eq!(features("4k3/8/8/3PP3/8/8/8/2M1K3 w - - 0 1"), [2, 0]);
         assert_eq!(features("4k3/8/8/3PP3/8/8/8/2B1K3 w - - 0 1"), [0, 2]);
         assert_eq!(features("4k3/8/8/3PP3/8/8/8/2N1K3 w - - 0 1"), [0, 0]);

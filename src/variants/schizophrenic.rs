@@ -558,13 +558,7 @@ mod tests {
     /// where it is a Queen (Left Schizzy on files g-l, Right on a-f) on the enemy King's half.
     #[test]
     fn schizzy_terms_read_the_halves() {
-        let v = get();
-        let features = |fen: &str| {
-            let mut out = [0; 2];
-            v.switches()
-                .eval_features(&v.parse_fen(fen).unwrap(), &mut out);
-            out
-        };
+        let features = |fen| crate::variants::tests::game_term_features(get(), fen);
         // Black's King on a6 (left half): White's Right Schizzy on b1 is a Queen there, the Left
         // Schizzy on g1 is a Queen on the other half.
         assert_eq!(features("12/k11/12/12/12/12/1J4L4K w - - 0 1"), [1, 1]);

@@ -8,6 +8,15 @@ use crate::core::{Move, Special};
 
 use crate::core::rng::SplitMix as Rng;
 
+/// The features of `v`'s own evaluation terms (`SearchSwitches::eval_features`) in the position
+/// `fen`, for the games' tests of their terms.
+pub(crate) fn game_term_features(v: &dyn Variant, fen: &str) -> Vec<i32> {
+    let mut out = vec![0; v.switches().eval_terms().len()];
+    v.switches()
+        .eval_features(&v.parse_fen(fen).expect("a valid FEN"), &mut out);
+    out
+}
+
 const PLAYOUTS: u64 = 40;
 const PLAYOUT_PLIES: usize = 80;
 
