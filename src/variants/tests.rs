@@ -20,8 +20,11 @@ pub(crate) fn game_term_features(v: &dyn Variant, fen: &str) -> Vec<i32> {
 const PLAYOUTS: u64 = 40;
 const PLAYOUT_PLIES: usize = 80;
 
-/// Visits every position of seeded random playouts of `v`.
-fn for_each_playout_position(v: &dyn Variant, mut visit: impl FnMut(&Position, &MoveList)) {
+/// Visits every position of seeded random playouts of `v` (also for the games' own tests).
+pub(crate) fn for_each_playout_position(
+    v: &dyn Variant,
+    mut visit: impl FnMut(&Position, &MoveList),
+) {
     for seed in 0..PLAYOUTS {
         let mut rng = Rng(seed);
         let mut pos = v.start_position();

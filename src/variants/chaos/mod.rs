@@ -471,16 +471,17 @@ impl SearchSwitches for Chaos {
         TERMS
     }
 
-    /// The value of the pieces in each player's reserve (catalogue values).
+    /// The value of the pieces in each player's reserve, and of those Nature's pieces attack
+    /// (catalogue values; see [`TERMS`]).
     fn eval_features(&self, pos: &Position, out: &mut [i32]) {
-        let value = |c: Color| -> i32 {
+        let value = |k: PieceKind| self.rules.kinds[k.index()].spec.value;
+        let reserve = |c: Color| -> i32 {
             PieceKind::all(self.rules.num_kinds())
-                .map(|k| {
-                    i32::from(pos.reserve().count(c, k)) * self.rules.kinds[k.index()].spec.value
-                })
+                .map(|k| i32::from(pos.reserve().count(c, k)) * value(k))
                 .sum()
         };
-        out[0] = value(Color::White) - value(Color::Black);
+        out[0] = reserve(Color::White) - reserve(Color::Black);
+        self.nature_threats(pos, out);
     }
 
     /// Off: a captured piece returns to its owner's reserve rather than leaving the game, and
@@ -531,9 +532,53 @@ impl Presentation for Chaos {
     }
 }
 
-/// The game's own evaluation terms: a player's reserve is worth most of its pieces' value (each
-/// costs a move to bring back), in percent.
-const TERMS: &[GameTerm] = &[GameTerm::percent("reserve_value", 80)];
+/// The game's own evaluation terms, in percent of the pieces' catalogue values:
+/// - `reserve_value`: a player's reserve is worth most of its pieces' value (each costs a move
+///   to bring back);
+/// - `nature_threat_next`: a player's pieces (not the king) that a Nature piece attacks, when
+///   Nature's next chance to act comes before that player moves again (Nature's turn now, or
+///   the other player's ply completes the counter), so the player cannot move them away;
+/// - `nature_threat_later`: the same pieces at any other point of Nature's clock.
+const TERMS: &[GameTerm] = &[
+    GameTerm::percent("reserve_value", 80),
+    GameTerm::percent("nature_threat_next", -10),
+    GameTerm::percent("nature_threat_later", -3),
+];
+
+impl Chaos {
+    /// Features 1 and 2 of [`TERMS`], White minus Black: the value of each player's pieces (not
+    /// the king) that a Nature piece attacks, by whether Nature may act before the player's
+    /// next move. A captured piece returns to its owner's reserve, so the loss is the part of
+    /// its value that `reserve_value` does not keep, and a tempo.
+    fn nature_threats(&self, pos: &Position, out: &mut [i32]) {
+        let nature = pos.color_bb(Color::Neutral);
+        if nature.is_empty() {
+            return;
+        }
+        // Nature's Q, R, B and N capture by plain leaps and rides (no lame leap): their reach is
+        // the tables' capture targets from each square.
+        let t = &self.rules.tables;
+        let occ = pos.occupied();
+        let reached = nature.into_iter().fold(Bitboard::EMPTY, |acc, sq| {
+            let k = pos.piece_at(sq).kind();
+            acc | t.leap_capture(Color::Neutral, k, sq)
+                | t.ride_targets(t.capture_rides(Color::Neutral, k), sq, occ)
+        });
+        let acts_next = |c: Color| {
+            pos.turn() == Color::Neutral
+                || (pos.turn() == c.opponent() && counter(pos) + 1 >= NATURE_WAITS)
+        };
+        for c in Color::PLAYERS {
+            let sign = if c == Color::White { 1 } else { -1 };
+            let attacked: i32 = (pos.color_bb(c) & reached & !pos.kind_bb(KING))
+                .into_iter()
+                .map(|sq| self.rules.kinds[pos.piece_at(sq).kind().index()].spec.value)
+                .sum();
+            let slot = if acts_next(c) { 1 } else { 2 };
+            out[slot] += sign * attacked;
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests;

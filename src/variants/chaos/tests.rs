@@ -167,3 +167,63 @@ fn impossible_positions_are_refused() {
         v.parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     }
 }
+
+/// The game's terms count the value of a player's pieces (never the king) that a Nature piece
+/// attacks, as "next" when Nature may act before that player moves again (Nature's turn, or the
+/// other player's ply completes the counter) and as "later" otherwise; blocked lines do not
+/// count.
+#[test]
+fn nature_threat_terms_follow_the_clock() {
+    use crate::variants::chess::KNIGHT;
+    let features = |fen| crate::variants::tests::game_term_features(chaos(), fen);
+    let value = |k: PieceKind| get().rules.kinds[k.index()].spec.value;
+    let (n, p) = (value(KNIGHT), value(PAWN));
+    // Nature's Rook on d8 attacks the Knight on d4 (and Black's King, which is not counted).
+    let rook_on_knight = "3_Rk3/8/8/8/3N4/8/8/4K3 w - - 0 30 4";
+    assert_eq!(features(rook_on_knight), [0, 0, n]);
+    // Black's ply completes the counter: White cannot move the Knight away in time.
+    assert_eq!(features("3_Rk3/8/8/8/3N4/8/8/4K3 b - - 0 30 4"), [0, n, 0]);
+    // Early in the clock the threat is "later" for either side to move.
+    assert_eq!(features("3_Rk3/8/8/8/3N4/8/8/4K3 b - - 0 30 1"), [0, 0, n]);
+    // A blocker on the file hides the Knight; the blocker, Black's pawn, is attacked instead,
+    // and White's ply completes the counter before Black can move it.
+    assert_eq!(
+        features("3_Rk3/8/3p4/8/3N4/8/8/4K3 w - - 0 30 4"),
+        [0, -p, 0]
+    );
+    // Nature's turn: Black's pawn on c3 is next; Black's counts subtract.
+    assert_eq!(
+        features("4k3/8/8/8/8/2p5/8/_B3K3 n - - 0 30 5w"),
+        [0, -p, 0]
+    );
+}
+
+/// The Nature terms read Nature's reach from the tables at once; the slow way asks the attack
+/// test for every piece. Both agree in every position of seeded random games, Nature's plies
+/// included.
+#[test]
+fn nature_threats_agree_with_the_attack_test() {
+    let game = &get().0;
+    let mut with_threats = 0;
+    crate::variants::tests::for_each_playout_position(chaos(), |pos, _| {
+        let mut fast = [0; 3];
+        game.nature_threats(pos, &mut fast);
+        let nature = pos.color_bb(Color::Neutral);
+        let mut slow = [0; 3];
+        for c in Color::PLAYERS {
+            let attacked: i32 = (pos.color_bb(c) & !pos.kind_bb(KING))
+                .into_iter()
+                .filter(|&sq| game.attacked(pos, sq, pos.occupied(), nature, Method::Reference))
+                .map(|sq| game.rules.kinds[pos.piece_at(sq).kind().index()].spec.value)
+                .sum();
+            let sign = if c == Color::White { 1 } else { -1 };
+            slow[1] += sign * attacked;
+        }
+        assert_eq!(fast[1] + fast[2], slow[1], "{}", chaos().fen(pos));
+        with_threats += usize::from(fast != [0; 3]);
+    });
+    assert!(
+        with_threats > 0,
+        "the games had no Nature threat to compare"
+    );
+}
