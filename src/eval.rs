@@ -48,6 +48,12 @@ const DOUBLED_PAWN: i32 = -12;
 const ISOLATED_PAWN: i32 = -10;
 const PASSED_PAWN: i32 = 10;
 const PASSED_PAWN_PER_RANK: i32 = 8;
+/// Default bonus for two or more pieces of a kind, and for a piece that rides along files on a
+/// file without pawns (open) or without own pawns (half-open): none until a game's file sets
+/// them.
+const PAIR: i32 = 0;
+const OPEN_FILE: i32 = 0;
+const HALF_OPEN_FILE: i32 = 0;
 /// Material lead from which a side with only royal pieces left is hunted (mop-up). Mop-up is
 /// not a weight times a feature (it depends on the score), so it is not a parameter: the tuner
 /// leaves it as it is.
@@ -79,6 +85,12 @@ pub struct Layout {
     pub isolated_pawn: usize,
     pub passed_pawn: usize,
     pub passed_pawn_rank: usize,
+    /// Per kind counted for mobility: the bonus for two or more (`pair.<kind>`).
+    pub pair: [Option<usize>; MAX_KINDS],
+    /// Per kind that rides both ways along files, in a game with pawns: the bonus on a file
+    /// without pawns and on one without own pawns (`open_file.<kind>`, `half_open_file.<kind>`).
+    pub open_file: [Option<usize>; MAX_KINDS],
+    pub half_open_file: [Option<usize>; MAX_KINDS],
     /// The first of the game's own terms, which follow in their order.
     pub game: usize,
     pub game_terms: &'static [GameTerm],
@@ -197,6 +209,19 @@ impl Layout {
         let isolated_pawn = params.push("isolated_pawn".into(), ISOLATED_PAWN);
         let passed_pawn = params.push("passed_pawn".into(), PASSED_PAWN);
         let passed_pawn_rank = params.push("passed_pawn_rank".into(), PASSED_PAWN_PER_RANK);
+        let mut pair = [None; MAX_KINDS];
+        let mut open_file = [None; MAX_KINDS];
+        let mut half_open_file = [None; MAX_KINDS];
+        for k in mobile_kinds(rules) {
+            let name = &names[k.index()];
+            pair[k.index()] = Some(params.push(format!("pair.{name}"), PAIR));
+        }
+        for k in file_riders(rules) {
+            let name = &names[k.index()];
+            open_file[k.index()] = Some(params.push(format!("open_file.{name}"), OPEN_FILE));
+            half_open_file[k.index()] =
+                Some(params.push(format!("half_open_file.{name}"), HALF_OPEN_FILE));
+        }
         let game = params.len();
         let game_terms = variant.switches().eval_terms();
         for t in game_terms {
@@ -216,6 +241,9 @@ impl Layout {
             isolated_pawn,
             passed_pawn,
             passed_pawn_rank,
+            pair,
+            open_file,
+            half_open_file,
             game,
             game_terms,
             phase_value,
@@ -328,6 +356,24 @@ fn mobile_kinds(rules: &Rules) -> KindSet {
         .collect()
 }
 
+/// Kinds counted for mobility that capture riding both ways along files without a range, in a
+/// game with pawn-like kinds (whose files they open): FIDE's rook and queen.
+fn file_riders(rules: &Rules) -> KindSet {
+    const ALONG_FILES: [usize; 2] = [0, 4];
+    if rules.pawns.is_empty() {
+        return KindSet::default();
+    }
+    mobile_kinds(rules)
+        .into_iter()
+        .filter(|&k| {
+            let rides = rules.tables.capture_rides(Color::White, k);
+            ALONG_FILES
+                .iter()
+                .all(|&d| rides.dirs & (1 << d) != 0 && rides.range[d] == 0)
+        })
+        .collect()
+}
+
 /// A position as the tuner sees it (`Eval::features`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Features {
@@ -380,6 +426,13 @@ pub struct Eval {
     isolated_pawn: S,
     passed_pawn: S,
     passed_pawn_rank: S,
+    /// Per kind: the pair bonus, and the open and half-open file bonuses (0 where the layout
+    /// has none).
+    pair: [S; MAX_KINDS],
+    open_file: [S; MAX_KINDS],
+    half_open_file: [S; MAX_KINDS],
+    /// Kinds with a file bonus.
+    file_riders: KindSet,
     /// The game's own terms: weight and divisor.
     game_terms: Vec<(S, i32)>,
 }
@@ -476,6 +529,10 @@ impl Eval {
             isolated_pawn: p(layout.isolated_pawn),
             passed_pawn: p(layout.passed_pawn),
             passed_pawn_rank: p(layout.passed_pawn_rank),
+            pair: layout.pair.map(|i| i.map_or(S::default(), p)),
+            open_file: layout.open_file.map(|i| i.map_or(S::default(), p)),
+            half_open_file: layout.half_open_file.map(|i| i.map_or(S::default(), p)),
+            file_riders: file_riders(rules),
             game_terms,
         }
     }
@@ -512,6 +569,7 @@ impl Eval {
             score +=
                 self.pawn_structure(pos, Color::White) - self.pawn_structure(pos, Color::Black);
         }
+        score += self.kind_terms(pos, Color::White) - self.kind_terms(pos, Color::Black);
         if !self.game_terms.is_empty() {
             let mut features = [0; MAX_GAME_TERMS];
             let features = &mut features[..self.game_terms.len()];
@@ -562,6 +620,17 @@ impl Eval {
                 phase += self.phase_value[ki] * pieces.count() as i32;
                 if let Some(i) = layout.mobility[ki] {
                     coef[i] += f64::from(sign * self.mobility_count(rules, pos, c, k));
+                }
+                let [pair, open, half_open] = self.kind_counts(pos, c, k);
+                let at = [
+                    layout.pair[ki],
+                    layout.open_file[ki],
+                    layout.half_open_file[ki],
+                ];
+                for (i, n) in at.into_iter().zip([pair, open, half_open]) {
+                    if let Some(i) = i {
+                        coef[i] += f64::from(sign * n);
+                    }
                 }
             }
             let (shield, enemies) = self.king_counts(rules, pos, c);
@@ -642,6 +711,41 @@ impl Eval {
             n += (reach & !own).count() as i32;
         }
         n
+    }
+
+    /// The pair and file bonuses of the pieces of `c`.
+    fn kind_terms(&self, pos: &Position, c: Color) -> S {
+        let mut score = S::default();
+        for k in self.mobile {
+            let [pair, open, half_open] = self.kind_counts(pos, c, k);
+            let i = k.index();
+            score +=
+                self.pair[i] * pair + self.open_file[i] * open + self.half_open_file[i] * half_open;
+        }
+        score
+    }
+
+    /// For the pieces of kind `k` and colour `c`: whether there are two or more (1 or 0), how
+    /// many stand on open files and how many on half-open ones (for the kinds with file
+    /// bonuses).
+    fn kind_counts(&self, pos: &Position, c: Color, k: PieceKind) -> [i32; 3] {
+        let pieces = pos.pieces(c, k);
+        let pair = i32::from(pieces.more_than_one());
+        if !self.file_riders.contains(k) {
+            return [pair, 0, 0];
+        }
+        let pawns = pos.kinds_bb(self.pawns);
+        let own_pawns = pawns & pos.color_bb(c);
+        let (mut open, mut half_open) = (0, 0);
+        for sq in pieces {
+            let file = self.files[usize::from(sq.file())];
+            if (file & pawns).is_empty() {
+                open += 1;
+            } else if (file & own_pawns).is_empty() {
+                half_open += 1;
+            }
+        }
+        [pair, open, half_open]
     }
 
     /// Own pieces around the royal piece, and enemy pieces close to it.

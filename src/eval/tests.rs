@@ -287,3 +287,28 @@ fn square_tables_are_seen_from_each_side_and_both_wings() {
     assert_ne!(mg(r4) + mg(f3), mg(r1) + mg(f1));
     assert!((c4 - a1 - other_terms - (mg(r4) + mg(f3) - mg(r1) - mg(f1))).abs() <= 2);
 }
+
+/// The pair and file terms count by hand: White's two bishops and two rooks are pairs, its rook
+/// on a1 stands behind its own pawn (neither open nor half-open) and the one on h1 on a file
+/// with only Black's pawn (half-open); Black's one rook stands on an empty file (open). Knights
+/// and queens have no pair here, and only rooks and queens, which ride along files, have file
+/// terms.
+#[test]
+fn pair_and_file_terms_count_by_hand() {
+    let v = variants::by_name("chess").unwrap();
+    let (layout, params) = Params::for_variant(v);
+    let eval = Eval::with_params(v, &layout, &params);
+    let pos = v.parse_fen("3rk3/7p/8/8/8/8/P7/RB2KB1R w - - 0 1").unwrap();
+    let f = eval.features(v, &layout, &pos, Color::White);
+    let coef = |name: &str| {
+        let i = params.find(name).unwrap_or_else(|| panic!("{name}")) as u32;
+        f.coef.iter().find(|(j, _)| *j == i).map_or(0.0, |c| c.1)
+    };
+    assert_eq!(coef("pair.bishop"), 1.0);
+    assert_eq!(coef("pair.rook"), 1.0);
+    assert_eq!(coef("pair.knight"), 0.0);
+    assert_eq!(coef("open_file.rook"), -1.0);
+    assert_eq!(coef("half_open_file.rook"), 1.0);
+    assert!(params.find("open_file.bishop").is_none());
+    assert!(params.find("open_file.queen").is_some());
+}
