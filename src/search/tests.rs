@@ -419,30 +419,42 @@ fn quiescence_keeps_mate_distances_and_the_static_evaluation_in_the_table() {
         .unwrap();
     let tt = TranspositionTable::new(1);
     tt.new_search();
+    with_worker(v, &tt, |w| {
+        assert_eq!(w.quiesce(&pos, 6, -INFINITY, INFINITY, false), MATE - 7);
+        let e = tt.probe(pos.hash()).expect("quiescence stored its result");
+        assert_eq!((e.score, e.depth, e.bound), (MATE - 1, 0, tt::Bound::Exact));
+        let before = w.nodes;
+        assert_eq!(w.quiesce(&pos, 2, -INFINITY, INFINITY, false), MATE - 3);
+        assert_eq!(w.nodes - before, 1, "the table answered");
+
+        let quiet = v
+            .parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .unwrap();
+        let eval = w.static_eval(&quiet);
+        assert_eq!(w.quiesce(&quiet, 3, -INFINITY, eval - 50, false), eval);
+        let (e, stored) = tt.probe_eval(quiet.hash()).expect("a stand-pat is stored");
+        assert_eq!((e.score, e.bound, stored), (eval, tt::Bound::Lower, eval));
+    });
+}
+
+/// Runs `f` with a worker of one thread for `v`, searching into `tt` with the default limits and
+/// empty move-ordering tables.
+fn with_worker(
+    v: &'static dyn Variant,
+    tt: &TranspositionTable,
+    f: impl FnOnce(&mut worker::Worker),
+) {
     let limits = Limits::default();
     let control = Control::new(false);
-    let shared = Shared::new(v, &tt, &control, &limits, 0);
+    let shared = Shared::new(v, tt, &control, &limits, 0);
     let mut tables = SearchTables::new();
-    let mut w = worker::Worker::new(
+    let keys = ordering::stat_keys(v);
+    f(&mut worker::Worker::new(
         &shared,
         0,
-        &mut tables.for_search(1, ordering::stat_keys(v))[0],
+        &mut tables.for_search(1, keys)[0],
         &[],
-    );
-    assert_eq!(w.quiesce(&pos, 6, -INFINITY, INFINITY, false), MATE - 7);
-    let e = tt.probe(pos.hash()).expect("quiescence stored its result");
-    assert_eq!((e.score, e.depth, e.bound), (MATE - 1, 0, tt::Bound::Exact));
-    let before = w.nodes;
-    assert_eq!(w.quiesce(&pos, 2, -INFINITY, INFINITY, false), MATE - 3);
-    assert_eq!(w.nodes - before, 1, "the table answered");
-
-    let quiet = v
-        .parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
-        .unwrap();
-    let eval = w.static_eval(&quiet);
-    assert_eq!(w.quiesce(&quiet, 3, -INFINITY, eval - 50, false), eval);
-    let (e, stored) = tt.probe_eval(quiet.hash()).expect("a stand-pat is stored");
-    assert_eq!((e.score, e.bound, stored), (eval, tt::Bound::Lower, eval));
+    ));
 }
 
 /// A one-thread search of `pos` (after the game's `history`) to `depth` with a fresh table and
@@ -539,23 +551,14 @@ fn each_thread_has_its_own_move_ordering_tables() {
 fn the_moves_before_a_node_pass_over_a_third_partys_pass() {
     use worker::LinePly::{Keyed, Passed, Unkeyed};
     let v = variants::by_name("chaos").unwrap();
-    let tt = TranspositionTable::new(1);
-    let limits = Limits::default();
-    let control = Control::new(false);
-    let shared = Shared::new(v, &tt, &control, &limits, 0);
-    let mut tables = SearchTables::new();
-    let mut w = worker::Worker::new(
-        &shared,
-        0,
-        &mut tables.for_search(1, ordering::stat_keys(v))[0],
-        &[],
-    );
-    w.played[..5].copy_from_slice(&[Keyed(1), Keyed(2), Passed, Keyed(3), Passed]);
-    assert_eq!(w.keys_before(5), [Some(3), Some(2)]);
-    assert_eq!(w.keys_before(3), [Some(2), Some(1)]);
-    assert_eq!(w.keys_before(1), [Some(1), None]);
-    assert_eq!(w.keys_before(0), [None, None]);
-    w.played[..4].copy_from_slice(&[Keyed(1), Unkeyed, Passed, Keyed(3)]);
-    assert_eq!(w.keys_before(4), [Some(3), None]);
-    assert_eq!(w.keys_before(3), [None, Some(1)]);
+    with_worker(v, &TranspositionTable::new(1), |w| {
+        w.played[..5].copy_from_slice(&[Keyed(1), Keyed(2), Passed, Keyed(3), Passed]);
+        assert_eq!(w.keys_before(5), [Some(3), Some(2)]);
+        assert_eq!(w.keys_before(3), [Some(2), Some(1)]);
+        assert_eq!(w.keys_before(1), [Some(1), None]);
+        assert_eq!(w.keys_before(0), [None, None]);
+        w.played[..4].copy_from_slice(&[Keyed(1), Unkeyed, Passed, Keyed(3)]);
+        assert_eq!(w.keys_before(4), [Some(3), None]);
+        assert_eq!(w.keys_before(3), [None, Some(1)]);
+    });
 }
