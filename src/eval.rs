@@ -54,6 +54,9 @@ const PASSED_PAWN_PER_RANK: i32 = 8;
 const PAIR: i32 = 0;
 const OPEN_FILE: i32 = 0;
 const HALF_OPEN_FILE: i32 = 0;
+/// Default bonus per square next to the enemy royal piece (or its own) that a piece reaches:
+/// none until a game's file sets it.
+const KING_ATTACK: i32 = 0;
 /// Material lead from which a side with only royal pieces left is hunted (mop-up). Mop-up is
 /// not a weight times a feature (it depends on the score), so it is not a parameter: the tuner
 /// leaves it as it is.
@@ -85,6 +88,9 @@ pub struct Layout {
     pub isolated_pawn: usize,
     pub passed_pawn: usize,
     pub passed_pawn_rank: usize,
+    /// Per kind counted for mobility: the weight per square of the enemy royal piece's
+    /// neighbourhood reached (`king_attack.<kind>`).
+    pub king_attack: [Option<usize>; MAX_KINDS],
     /// Per kind counted for mobility: the bonus for two or more (`pair.<kind>`).
     pub pair: [Option<usize>; MAX_KINDS],
     /// Per kind that rides both ways along files, in a game with pawns: the bonus on a file
@@ -209,12 +215,14 @@ impl Layout {
         let isolated_pawn = params.push("isolated_pawn".into(), ISOLATED_PAWN);
         let passed_pawn = params.push("passed_pawn".into(), PASSED_PAWN);
         let passed_pawn_rank = params.push("passed_pawn_rank".into(), PASSED_PAWN_PER_RANK);
+        let mut king_attack = [None; MAX_KINDS];
         let mut pair = [None; MAX_KINDS];
         let mut open_file = [None; MAX_KINDS];
         let mut half_open_file = [None; MAX_KINDS];
         for k in mobile_kinds(rules) {
             let name = &names[k.index()];
             pair[k.index()] = Some(params.push(format!("pair.{name}"), PAIR));
+            king_attack[k.index()] = Some(params.push(format!("king_attack.{name}"), KING_ATTACK));
         }
         for k in file_riders(rules) {
             let name = &names[k.index()];
@@ -241,6 +249,7 @@ impl Layout {
             isolated_pawn,
             passed_pawn,
             passed_pawn_rank,
+            king_attack,
             pair,
             open_file,
             half_open_file,
@@ -407,6 +416,7 @@ pub struct Eval {
     /// Kinds counted for mobility (neither royal nor pawn-like), with their weights.
     mobile: KindSet,
     mobility_weight: [S; MAX_KINDS],
+    king_attack: [S; MAX_KINDS],
     /// Pawn-like kinds.
     pawns: KindSet,
     /// Squares of each file.
@@ -516,6 +526,7 @@ impl Eval {
             values,
             mobile: mobile_kinds(rules),
             mobility_weight,
+            king_attack: layout.king_attack.map(|i| i.map_or(S::default(), p)),
             pawns,
             files,
             front_span,
@@ -619,7 +630,11 @@ impl Eval {
                 }
                 phase += self.phase_value[ki] * pieces.count() as i32;
                 if let Some(i) = layout.mobility[ki] {
-                    coef[i] += f64::from(sign * self.mobility_count(rules, pos, c, k));
+                    let (squares, near_king) = self.reach_counts(rules, pos, c, k);
+                    coef[i] += f64::from(sign * squares);
+                    if let Some(j) = layout.king_attack[ki] {
+                        coef[j] += f64::from(sign * near_king);
+                    }
                 }
                 let [pair, open, half_open] = self.kind_counts(pos, c, k);
                 let at = [
@@ -681,23 +696,29 @@ impl Eval {
         ((mg + eg) / i64::from(self.max_phase)) as i32
     }
 
-    /// Squares the pieces of `c` reach, not counting their own pieces' squares, weighted by
-    /// kind.
+    /// Squares the pieces of `c` reach, not counting their own pieces' squares, and those of
+    /// them next to the enemy royal piece, weighted by kind.
     fn mobility(&self, rules: &Rules, pos: &Position, c: Color) -> S {
         let mut score = S::default();
         for k in self.mobile {
-            score += self.mobility_weight[k.index()] * self.mobility_count(rules, pos, c, k);
+            let (squares, near_king) = self.reach_counts(rules, pos, c, k);
+            score +=
+                self.mobility_weight[k.index()] * squares + self.king_attack[k.index()] * near_king;
         }
         score
     }
 
     /// Squares the pieces of kind `k` and colour `c` reach, not counting their own pieces'
-    /// squares.
-    fn mobility_count(&self, rules: &Rules, pos: &Position, c: Color, k: PieceKind) -> i32 {
+    /// squares; and of those, the ones next to the enemy royal piece or on it.
+    fn reach_counts(&self, rules: &Rules, pos: &Position, c: Color, k: PieceKind) -> (i32, i32) {
         let t = &rules.tables;
         let occ = pos.occupied();
         let own = pos.color_bb(c);
-        let mut n = 0;
+        let zone = pos
+            .royals(rules, c.opponent())
+            .first()
+            .map_or(Bitboard::EMPTY, |r| t.within(r, 1));
+        let (mut n, mut near) = (0, 0);
         for sq in pos.pieces(c, k) {
             // Pieces that move as they capture need their targets worked out once.
             let reach = if t.symmetric(c, k) {
@@ -709,8 +730,9 @@ impl Eval {
                     | t.ride_targets(t.capture_rides(c, k), sq, occ)
             };
             n += (reach & !own).count() as i32;
+            near += (reach & !own & zone).count() as i32;
         }
-        n
+        (n, near)
     }
 
     /// The pair and file bonuses of the pieces of `c`.

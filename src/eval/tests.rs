@@ -312,3 +312,32 @@ fn pair_and_file_terms_count_by_hand() {
     assert!(params.find("open_file.bishop").is_none());
     assert!(params.find("open_file.queen").is_some());
 }
+
+/// The king-attack term counts, per piece, the squares it reaches next to the enemy royal piece
+/// or on it: a knight on f5 reaches h6 and g7 around Black's king on g7 (e7 and the rest of its
+/// squares lie outside), and no square near White's king.
+#[test]
+fn king_attack_counts_the_squares_reached_next_to_the_enemy_king() {
+    let v = variants::by_name("chess").unwrap();
+    let (layout, params) = Params::for_variant(v);
+    let eval = Eval::with_params(v, &layout, &params);
+    let coef = |fen: &str, name: &str| {
+        let f = eval.features(v, &layout, &v.parse_fen(fen).unwrap(), Color::White);
+        let i = params.find(name).unwrap_or_else(|| panic!("{name}")) as u32;
+        f.coef.iter().find(|(j, _)| *j == i).map_or(0.0, |c| c.1)
+    };
+    assert_eq!(
+        coef("8/6k1/8/5N2/8/8/8/4K3 b - - 0 1", "king_attack.knight"),
+        2.0
+    );
+    // Black's knight on the mirrored square counts against White.
+    assert_eq!(
+        coef("4k3/8/8/8/5n2/8/6K1/8 w - - 0 1", "king_attack.knight"),
+        -2.0
+    );
+    // A rook's reach stops at the first piece: h8 is blocked by the pawn on h7.
+    assert_eq!(
+        coef("7k/7p/8/8/8/8/8/K6R w - - 0 1", "king_attack.rook"),
+        1.0
+    );
+}
