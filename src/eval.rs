@@ -2,8 +2,8 @@
 //! the rules (how many squares a piece reaches from each square of an empty board, and how far a
 //! pawn has come), mobility, king safety (shield, tropism, and the squares pieces reach next to
 //! the enemy king), pawn structure, pairs of a kind, pieces riding along open files, and the
-//! game's own terms (`SearchSwitches::eval_terms`). Values are in centipawns from the side to move's point of
-//! view.
+//! game's own terms (`SearchSwitches::eval_terms`). Values are in centipawns from the side to
+//! move's point of view.
 //!
 //! The evaluation is tapered: every weight has a middlegame and an endgame value, blended by the
 //! game's phase, which is the material of the pieces on the board (neither pawn-like nor royal,
@@ -19,7 +19,7 @@ pub use params::{shipped_file, value_table, ParamError, Params, TABLE_BEGIN, TAB
 
 use crate::board::Position;
 use crate::core::{Bitboard, Color, KindSet, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
-use crate::rules::Rules;
+use crate::rules::{Direction, Rules};
 use crate::variants::switches::GameTerm;
 use crate::variants::Variant;
 
@@ -55,7 +55,7 @@ const PASSED_PAWN_PER_RANK: i32 = 8;
 const PAIR: i32 = 0;
 const OPEN_FILE: i32 = 0;
 const HALF_OPEN_FILE: i32 = 0;
-/// Default bonus per square next to the enemy royal piece (or its own) that a piece reaches:
+/// Default bonus per square a piece reaches next to the enemy royal piece (or on its square):
 /// none until a game's file sets it.
 const KING_ATTACK: i32 = 0;
 /// Material lead from which a side with only royal pieces left is hunted (mop-up). Mop-up is
@@ -366,18 +366,30 @@ fn mobile_kinds(rules: &Rules) -> KindSet {
         .collect()
 }
 
+/// The squares next to the royal piece of `c`'s opponent, and its own (none without one): where
+/// the king-attack term counts the squares `c`'s pieces reach.
+fn enemy_king_zone(rules: &Rules, pos: &Position, c: Color) -> Bitboard {
+    pos.royals(rules, c.opponent())
+        .first()
+        .map_or(Bitboard::EMPTY, |r| rules.tables.within(r, 1))
+}
+
 /// Kinds counted for mobility that capture riding both ways along files without a range, in a
 /// game with pawn-like kinds (whose files they open): FIDE's rook and queen.
 fn file_riders(rules: &Rules) -> KindSet {
-    const ALONG_FILES: [usize; 2] = [0, 4];
     if rules.pawns.is_empty() {
         return KindSet::default();
     }
+    let along_files = [(0, 1), (0, -1)].map(|(df, dr)| {
+        Direction::from_step(df, dr)
+            .expect("a unit step is a direction")
+            .0 as usize
+    });
     mobile_kinds(rules)
         .into_iter()
         .filter(|&k| {
             let rides = rules.tables.capture_rides(Color::White, k);
-            ALONG_FILES
+            along_files
                 .iter()
                 .all(|&d| rides.dirs & (1 << d) != 0 && rides.range[d] == 0)
         })
@@ -631,7 +643,8 @@ impl Eval {
                 }
                 phase += self.phase_value[ki] * pieces.count() as i32;
                 if let Some(i) = layout.mobility[ki] {
-                    let (squares, near_king) = self.reach_counts(rules, pos, c, k);
+                    let zone = enemy_king_zone(rules, pos, c);
+                    let (squares, near_king) = self.reach_counts(rules, pos, c, k, zone);
                     coef[i] += f64::from(sign * squares);
                     if let Some(j) = layout.king_attack[ki] {
                         coef[j] += f64::from(sign * near_king);
@@ -701,8 +714,9 @@ impl Eval {
     /// them next to the enemy royal piece, weighted by kind.
     fn mobility(&self, rules: &Rules, pos: &Position, c: Color) -> S {
         let mut score = S::default();
+        let zone = enemy_king_zone(rules, pos, c);
         for k in self.mobile {
-            let (squares, near_king) = self.reach_counts(rules, pos, c, k);
+            let (squares, near_king) = self.reach_counts(rules, pos, c, k, zone);
             score +=
                 self.mobility_weight[k.index()] * squares + self.king_attack[k.index()] * near_king;
         }
@@ -710,15 +724,18 @@ impl Eval {
     }
 
     /// Squares the pieces of kind `k` and colour `c` reach, not counting their own pieces'
-    /// squares; and of those, the ones next to the enemy royal piece or on it.
-    fn reach_counts(&self, rules: &Rules, pos: &Position, c: Color, k: PieceKind) -> (i32, i32) {
+    /// squares; and of those, the ones in `zone` (`enemy_king_zone`).
+    fn reach_counts(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        c: Color,
+        k: PieceKind,
+        zone: Bitboard,
+    ) -> (i32, i32) {
         let t = &rules.tables;
         let occ = pos.occupied();
         let own = pos.color_bb(c);
-        let zone = pos
-            .royals(rules, c.opponent())
-            .first()
-            .map_or(Bitboard::EMPTY, |r| t.within(r, 1));
         let (mut n, mut near) = (0, 0);
         for sq in pos.pieces(c, k) {
             // Pieces that move as they capture need their targets worked out once.
