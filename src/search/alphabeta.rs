@@ -44,6 +44,7 @@ impl Worker<'_> {
     ) -> i32 {
         // Step 1. At the horizon, resolve captures.
         if depth <= 0 {
+            self.depth_limited = true;
             return self.quiesce(pos, ply, alpha, beta, in_check);
         }
         if !self.enter_node(ply) {
@@ -98,10 +99,12 @@ impl Worker<'_> {
             self.static_eval(pos)
         };
         if pruning::reverse_futility(node, beta, static_eval) {
+            self.depth_limited = true;
             return static_eval;
         }
         // Step 7. Null move.
         if let Some(score) = self.null_move(pos, node, beta, static_eval) {
+            self.depth_limited = true;
             return score;
         }
         // Step 7a. The moves, out of check: having none ends the game (stalemate, or the
@@ -130,9 +133,11 @@ impl Worker<'_> {
 
     /// The table's move for the node (or `Move::NULL`), the score that ends the node if the
     /// entry is deep enough and its bound settles the window (never on PV lines), and the stored
-    /// static evaluation (or `NO_EVAL`).
+    /// static evaluation (or `NO_EVAL`). An entry that ends the node and may come from outside
+    /// this iteration's tree (deeper than asked for, or with helpers, any) makes the iteration
+    /// depth-limited: that search may have been cut at its horizon.
     fn probe_tt(
-        &self,
+        &mut self,
         pos: &Position,
         node: Node,
         alpha: i32,
@@ -150,6 +155,7 @@ impl Worker<'_> {
                 Bound::Upper => s <= alpha,
             };
             if cut {
+                self.depth_limited |= self.shared.helpers > 0 || e.depth > node.depth;
                 return (tt_move, Some(s), tt_eval);
             }
         }
@@ -242,6 +248,7 @@ impl Worker<'_> {
                 && (pruning::late_move_prune(node.depth, index)
                     || pruning::futile(node.depth, static_eval, alpha))
             {
+                self.depth_limited = true;
                 index += 1;
                 continue;
             }
@@ -256,6 +263,7 @@ impl Worker<'_> {
                 && pruning::see_threshold(node.depth, quiet)
                     .is_some_and(|t| self.see_below(pos, m, t))
             {
+                self.depth_limited = true;
                 index += 1;
                 continue;
             }

@@ -37,8 +37,9 @@ impl Worker<'_> {
         let mut last_score: i32 = 0;
         // Iterations taken in (and reported, on the main thread) so far.
         let mut taken = 0;
-        // The depth and nodes of the iteration this thread has just finished itself.
-        let mut own: Option<(u32, u64)> = None;
+        // The depth and nodes of the iteration this thread has just finished itself, and whether
+        // it was limited by its depth.
+        let mut own: Option<(u32, u64, bool)> = None;
         loop {
             // Step 1. Take in the iterations finished since the last look, by any thread: report
             // them, keep the deepest's best line and search its best move first.
@@ -48,13 +49,14 @@ impl Worker<'_> {
                 last_score = result.score;
             }
             if self.is_main() && taken > before {
-                // Step 2. A tree that stopped growing is resolved to the end (every line ends by
-                // a rule): deeper iterations would only repeat it. An infinite search (analysis,
-                // a ponder) goes on deepening and reporting until told to stop, as a client that
-                // waits for a depth expects.
+                // Step 2. A tree that stopped growing, where no score depended on the depth, is
+                // resolved to the end (every line ends by a rule): deeper iterations would only
+                // repeat it. An infinite search (analysis, a ponder) goes on deepening and
+                // reporting until told to stop, as a client that waits for a depth expects.
                 match own {
-                    Some((depth, grown)) if depth == taken => {
-                        if depth > 1 && grown == last_iteration_nodes && !self.unbounded() {
+                    Some((depth, grown, limited)) if depth == taken => {
+                        let resolved = !limited && grown == last_iteration_nodes;
+                        if depth > 1 && resolved && !self.unbounded() {
                             break;
                         }
                         last_iteration_nodes = grown;
@@ -73,6 +75,7 @@ impl Worker<'_> {
             }
             // Step 4. Search the lines, each with an aspiration window.
             let nodes_before = self.nodes;
+            self.depth_limited = false;
             own = None;
             let mut found =
                 self.search_lines(root, depth, &root_moves, lines, last_score, taken == 0);
@@ -96,7 +99,7 @@ impl Worker<'_> {
             if self.aborted {
                 break;
             }
-            own = Some((depth, self.nodes - nodes_before));
+            own = Some((depth, self.nodes - nodes_before, self.depth_limited));
         }
         // Iterations other threads finished meanwhile are deeper still.
         self.take_in(&mut taken, &mut result, &mut root_moves, on_info);

@@ -539,3 +539,19 @@ fn each_thread_has_its_own_move_ordering_tables() {
     assert_eq!(tables.threads(), 3);
     assert!(tables.thread(0).history.iter().any(|&h| h != 0));
 }
+
+/// Every line ends by a rule within two plies (the fifty-move rule, White to move at 99 plies
+/// without a capture or a pawn move, with no mate at hand), so deeper iterations repeat the
+/// same tree: the search stops deepening by itself, well short of its node limit.
+#[test]
+fn a_tree_the_rules_resolve_stops_deepening() {
+    let v = variants::by_name("chess").unwrap();
+    let pos = v.parse_fen("8/8/8/4k3/8/8/8/K6R w - - 99 80").unwrap();
+    let limits = Limits {
+        nodes: Some(5_000_000),
+        ..Default::default()
+    };
+    let r = quick_search(v, &pos, &limits, &TranspositionTable::new(1));
+    assert!(r.depth <= 4, "depth {} after {} nodes", r.depth, r.nodes);
+    assert_eq!(r.score, 0);
+}

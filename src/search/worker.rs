@@ -31,6 +31,10 @@ pub(super) struct Worker<'a> {
     pub(super) overtaken: bool,
     /// Depth of the iteration being searched.
     pub(super) root_depth: u32,
+    /// Whether some score of this iteration depends on its depth: a line reached the horizon or
+    /// was pruned, or (with helpers) a table entry of another thread ended a node. An iteration
+    /// without one is resolved to the end by the rules.
+    pub(super) depth_limited: bool,
     /// Plies below the horizon and quiet moves among them, in the quiescence line being searched.
     pub(super) quiesce_plies: u32,
     pub(super) quiesce_quiet: u32,
@@ -67,6 +71,7 @@ impl<'a> Worker<'a> {
             aborted: false,
             overtaken: false,
             root_depth: 0,
+            depth_limited: false,
             quiesce_plies: 0,
             quiesce_quiet: 0,
             path: history.to_vec(),
