@@ -276,6 +276,7 @@ impl Worker<'_> {
             if defer {
                 self.shared.mark_busy(child.hash());
             }
+            self.note_played(pos, m, node.ply);
             self.path.push(pos.hash());
             let score = if index == 0 {
                 let (ply, pv_node) = (node.ply, node.pv_node);
@@ -291,7 +292,8 @@ impl Worker<'_> {
                 )
             } else {
                 // Step 11. Late-move reductions for quiet moves.
-                let r = self.late_move_reduction(node, m, index, quiet, gives_check, new_depth);
+                let r =
+                    self.late_move_reduction(pos, node, m, index, quiet, gives_check, new_depth);
                 self.search_later(pos, &child, node, new_depth, r, alpha, beta, gives_check)
             };
             self.path.pop();
@@ -314,7 +316,7 @@ impl Worker<'_> {
                 // Step 12. A quiet move that refutes: remember it at this ply and in the history,
                 // and count against the quiet moves tried before it.
                 if quiet {
-                    self.reward_quiet_cutoff(pos.turn(), m, node.ply, node.depth, &quiets_tried);
+                    self.reward_quiet_cutoff(pos, m, node.ply, node.depth, &quiets_tried);
                 }
                 break;
             }

@@ -386,7 +386,7 @@ pub fn search_in_game(
     let helpers = pool.map_or(0, |p| p.current_num_threads());
     let shared = Shared::new(variant, tt, control, limits, helpers);
     let (main_tables, helper_tables) = tables
-        .for_search(helpers + 1)
+        .for_search(helpers + 1, ordering::stat_keys(variant))
         .split_first_mut()
         .expect("one table per thread, at least one thread");
     let Some(pool) = pool.filter(|_| helpers > 0) else {

@@ -60,6 +60,7 @@ impl Worker<'_> {
         };
         let child = variant.play(pos, m);
         let check = variant.in_check(&child);
+        self.note_played(pos, m, ply);
         self.path.push(pos.hash());
         let score = self.child(pos, &child, depth, ply, alpha, beta, pv_node, check);
         self.path.pop();
@@ -76,6 +77,7 @@ impl Worker<'_> {
         for &m in moves.iter() {
             let child = variant.play(pos, m);
             let check = variant.in_check(&child);
+            self.note_played(pos, m, ply);
             self.path.push(pos.hash());
             let s = self.child(
                 pos,

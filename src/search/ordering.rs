@@ -1,16 +1,19 @@
 //! Move ordering: the score each move is tried by (the table's move, captures that do not lose
-//! material, killers, history, then captures that lose material by static exchange), and the
-//! killers and history that learn from the moves that refute.
+//! material, killers, the counter-move, history and continuation history, then captures that
+//! lose material by static exchange), and the tables that learn from the moves that refute.
 
 use super::picker::Picker;
-use super::worker::Worker;
+use super::worker::{LinePly, Worker};
 use crate::board::Position;
-use crate::core::{Color, Move, MoveKind, MoveList, NUM_SQUARES};
+use crate::core::{Color, Move, MoveKind, MoveList, Square, NUM_SQUARES};
+use crate::variants::Variant;
 
 /// Ordering scores: the table's move, then captures, then killers, then history.
 const ORDER_TT: i32 = 2_000_000;
 const ORDER_CAPTURE: i32 = 1_000_000;
 const ORDER_KILLER: [i32; 2] = [900_000, 800_000];
+/// The counter-move to the move before comes after the killers, before the histories.
+const ORDER_COUNTER: i32 = 700_000;
 /// History scores stay within this bound (far below the killers' order): each update moves a
 /// score towards it by a share that shrinks as the score nears it ("gravity"), so that old
 /// lessons fade and no score saturates.
@@ -42,6 +45,10 @@ impl Worker<'_> {
         tt_move: Move,
     ) -> Picker<'m> {
         let variant = self.shared.variant;
+        let before = self.keys_before(ply);
+        let counter = before[0].map_or(Move::NULL, |k| {
+            self.tables.counter[counter_index(pos.turn(), k, self.keys)]
+        });
         Picker::new(moves, |m| {
             if m == tt_move {
                 ORDER_TT
@@ -62,10 +69,60 @@ impl Worker<'_> {
                 ORDER_KILLER[0]
             } else if self.tables.killers[ply][1] == m {
                 ORDER_KILLER[1]
+            } else if m == counter {
+                ORDER_COUNTER
             } else {
-                self.tables.history[history_index(pos.turn(), m)]
+                self.quiet_score(pos, m, before)
             }
         })
+    }
+
+    /// The keys of the two moves before a node at `ply`, the last first, passing over a third
+    /// party's passes (none before the root, or for a null move).
+    pub(super) fn keys_before(&self, ply: usize) -> [Option<u32>; 2] {
+        let mut keys = [None; 2];
+        let mut line = self.played[..ply]
+            .iter()
+            .rev()
+            .filter(|&&p| p != LinePly::Passed);
+        for key in keys.iter_mut() {
+            match line.next() {
+                Some(&LinePly::Keyed(k)) => *key = Some(k),
+                Some(_) => {}
+                None => break,
+            }
+        }
+        keys
+    }
+
+    /// A quiet move's order: its history plus its continuation history after each of the moves
+    /// `before` it.
+    pub(super) fn quiet_score(&self, pos: &Position, m: Move, before: [Option<u32>; 2]) -> i32 {
+        let mut score = self.tables.history[history_index(pos.turn(), m)];
+        if let Some(key) = self.stat_key(pos, m) {
+            for prev in before.into_iter().flatten() {
+                score +=
+                    i32::from(self.tables.continuation[prev as usize * self.keys + key as usize]);
+            }
+        }
+        score
+    }
+
+    /// The key of `m` in the counter-move and continuation tables: the kind it moves (or
+    /// drops) and its target square; none for a pass.
+    pub(super) fn stat_key(&self, pos: &Position, m: Move) -> Option<u32> {
+        let kind = match m.kind() {
+            MoveKind::Pass => return None,
+            MoveKind::Drop => m.piece()?,
+            _ => {
+                let p = pos.piece_at(m.from());
+                if p.is_none() {
+                    return None;
+                }
+                p.kind()
+            }
+        };
+        Some((kind.index() * self.board_squares + dense_index(m.to(), self.files)) as u32)
     }
 
     /// The lower score of a capture scored `score` that loses material by static exchange, for
@@ -75,12 +132,12 @@ impl Worker<'_> {
             .then_some(score - ORDER_BAD_CAPTURE_DROP)
     }
 
-    /// A quiet move `m` of `side` refuted the node at `ply` and `depth`: it becomes the first
-    /// killer of the ply, and its history rises while that of the quiet moves tried before it
-    /// falls by as much.
+    /// A quiet move `m` refuted the node `pos` at `ply` and `depth`: it becomes the first killer
+    /// of the ply and the counter-move to the move before, and its history and continuation
+    /// history rise while those of the quiet moves tried before it fall by as much.
     pub(super) fn reward_quiet_cutoff(
         &mut self,
-        side: Color,
+        pos: &Position,
         m: Move,
         ply: usize,
         depth: i32,
@@ -91,11 +148,32 @@ impl Worker<'_> {
             k[1] = k[0];
             k[0] = m;
         }
+        let before = self.keys_before(ply);
+        if let Some(prev) = before[0] {
+            self.tables.counter[counter_index(pos.turn(), prev, self.keys)] = m;
+        }
         let bonus = history_bonus(depth);
-        let history = &mut self.tables.history;
-        update_stat(&mut history[history_index(side, m)], bonus);
+        self.update_quiet(pos, m, before, bonus);
         for &q in quiets_tried.iter() {
-            update_stat(&mut history[history_index(side, q)], -bonus);
+            self.update_quiet(pos, q, before, -bonus);
+        }
+    }
+
+    /// Moves the history of the quiet move `m` in `pos`, and its continuation history after
+    /// the moves `before` it, by `bonus`.
+    fn update_quiet(&mut self, pos: &Position, m: Move, before: [Option<u32>; 2], bonus: i32) {
+        update_stat(
+            &mut self.tables.history[history_index(pos.turn(), m)],
+            bonus,
+        );
+        let Some(key) = self.stat_key(pos, m) else {
+            return;
+        };
+        for prev in before.into_iter().flatten() {
+            let h = &mut self.tables.continuation[prev as usize * self.keys + key as usize];
+            let mut v = i32::from(*h);
+            update_stat(&mut v, bonus);
+            *h = v as i16;
         }
     }
 }
@@ -107,6 +185,22 @@ pub(super) const HISTORY_SIZE: usize = Color::ALL.len() * NUM_SQUARES * NUM_SQUA
 /// The history entry of `side`'s move `m`.
 fn history_index(side: Color, m: Move) -> usize {
     (side.index() * NUM_SQUARES + m.from().index()) * NUM_SQUARES + m.to().index()
+}
+
+/// Move keys of a game (`Worker::stat_key`): one per piece kind and square of its board.
+pub(super) fn stat_keys(variant: &dyn Variant) -> usize {
+    let g = &variant.rules().spec.geometry;
+    variant.rules().kinds.len() * usize::from(g.files()) * usize::from(g.ranks())
+}
+
+/// A square numbered densely on a board `files` wide.
+pub(super) fn dense_index(sq: Square, files: u8) -> usize {
+    usize::from(sq.rank()) * usize::from(files) + usize::from(sq.file())
+}
+
+/// The counter-move entry of `side` after the move with key `prev`, in a game with `keys` keys.
+fn counter_index(side: Color, prev: u32, keys: usize) -> usize {
+    side.index() * keys + prev as usize
 }
 
 /// The bonus (or, negated, the malus) of a cutoff at `depth`.

@@ -4,7 +4,7 @@
 //! applies only away from PV lines or where the guess is cheap to correct.
 
 use super::alphabeta::Node;
-use super::worker::Worker;
+use super::worker::{LinePly, Worker};
 use super::MATE_BOUND;
 use crate::board::Position;
 use crate::core::Move;
@@ -37,6 +37,10 @@ const LMR_DEPTH: i32 = 3;
 const LMR_BASE: f64 = 0.75;
 const LMR_DIVISOR: f64 = 2.25;
 const LMR_FULL_MOVES: usize = 3;
+/// Late-move reductions shrink by a ply per this much of the move's order among the quiet moves
+/// (history and continuation history; and grow by as much for a negative score): a move that
+/// often refuted is more likely to refute here.
+const LMR_HISTORY_DIVISOR: i32 = 8_192;
 
 /// Late-move reduction for a move at `index` (from 0) at `depth`: grows with the logarithms of both.
 fn lmr_reduction(depth: i32, index: usize) -> i32 {
@@ -106,6 +110,7 @@ impl Worker<'_> {
         let variant = self.shared.variant;
         let r = NULL_MOVE_BASE + node.depth / NULL_MOVE_DEPTH_DIVISOR;
         let null = variant.play(pos, Move::pass());
+        self.played[node.ply] = LinePly::Unkeyed;
         // Only a pass that hands the move straight to the opponent is a null move: never one
         // that crosses a third party's turn.
         if null.turn() != pos.turn().opponent()
@@ -139,11 +144,14 @@ impl Worker<'_> {
         bb.nonempty()
     }
 
-    /// Late-move reduction in plies for the quiet move `m` at `index` searched to `new_depth`:
-    /// none for the first moves, captures, checks and evasions, less in PV nodes and for the
-    /// killers, which refuted sibling positions.
+    /// Late-move reduction in plies for the quiet move `m` at `index` in `pos` searched to
+    /// `new_depth`: none for the first moves, captures, checks and evasions, less in PV nodes,
+    /// for the killers, which refuted sibling positions, and for a move with a good history
+    /// (more for a bad one).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn late_move_reduction(
         &self,
+        pos: &Position,
         node: Node,
         m: Move,
         index: usize,
@@ -158,7 +166,12 @@ impl Worker<'_> {
             && !gives_check
         {
             let killer = self.tables.killers[node.ply].contains(&m);
-            (lmr_reduction(node.depth, index) - i32::from(node.pv_node) - i32::from(killer))
+            let before = self.keys_before(node.ply);
+            let history = self.quiet_score(pos, m, before) / LMR_HISTORY_DIVISOR;
+            (lmr_reduction(node.depth, index)
+                - i32::from(node.pv_node)
+                - i32::from(killer)
+                - history)
                 .clamp(0, new_depth - 1)
         } else {
             0

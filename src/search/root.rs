@@ -274,6 +274,7 @@ impl Worker<'_> {
         let variant = self.shared.variant;
         for (i, &m) in moves.iter().enumerate() {
             let child = variant.play(pos, m);
+            self.note_played(pos, m, 0);
             self.path.push(pos.hash());
             let check = variant.in_check(&child);
             let d = depth as i32 - 1 + i32::from(check);

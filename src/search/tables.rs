@@ -1,9 +1,10 @@
 //! What the search threads learn about the order of moves, kept from one search of a game to
-//! the next: each thread's killers and history (`ordering` fills and reads them).
+//! the next: each thread's killers, history, counter-moves and continuation history (`ordering`
+//! fills and reads them).
 
 use super::ordering::HISTORY_SIZE;
 use super::MAX_PLY;
-use crate::core::Move;
+use crate::core::{Color, Move};
 
 /// One search thread's move-ordering tables.
 pub(super) struct ThreadTables {
@@ -17,6 +18,14 @@ pub(super) struct ThreadTables {
     /// searches of a game: what refuted positions of one move mostly still refutes positions of
     /// the next.
     pub(super) history: Vec<i32>,
+    /// The quiet move that last refuted each move, by side to move and the refuted move's key
+    /// (`ordering::stat_key`: the kind it moved and its target). Kept across the game.
+    pub(super) counter: Vec<Move>,
+    /// Continuation history: how often a quiet move (by its key) refuted after a move one or two
+    /// plies before it (by that move's key), `keys` x `keys` entries. Kept across the game.
+    pub(super) continuation: Vec<i16>,
+    /// Move keys of the game the counter-move and continuation tables are sized for.
+    keys: usize,
 }
 
 impl ThreadTables {
@@ -24,6 +33,19 @@ impl ThreadTables {
         ThreadTables {
             killers: Box::new([[Move::NULL; 2]; MAX_PLY]),
             history: vec![0; HISTORY_SIZE],
+            counter: Vec::new(),
+            continuation: Vec::new(),
+            keys: 0,
+        }
+    }
+
+    /// Sizes the tables keyed by moves for a game with `keys` move keys (emptying them if their
+    /// size changes).
+    fn size_for(&mut self, keys: usize) {
+        if self.keys != keys {
+            self.keys = keys;
+            self.counter = vec![Move::NULL; Color::ALL.len() * keys];
+            self.continuation = vec![0; keys * keys];
         }
     }
 
@@ -35,10 +57,15 @@ impl ThreadTables {
     fn clear(&mut self) {
         self.new_search();
         self.history.fill(0);
+        self.counter.fill(Move::NULL);
+        self.continuation.fill(0);
     }
 
     fn is_clear(&self) -> bool {
-        self.killers.iter().all(|k| k == &[Move::NULL; 2]) && self.history.iter().all(|&h| h == 0)
+        self.killers.iter().all(|k| k == &[Move::NULL; 2])
+            && self.history.iter().all(|&h| h == 0)
+            && self.counter.iter().all(|&m| m == Move::NULL)
+            && self.continuation.iter().all(|&h| h == 0)
     }
 }
 
@@ -80,13 +107,15 @@ impl SearchTables {
         &self.threads[id]
     }
 
-    /// The tables of threads 0 to `threads - 1`, ready for a new search (killers cleared).
-    pub(super) fn for_search(&mut self, threads: usize) -> &mut [ThreadTables] {
+    /// The tables of threads 0 to `threads - 1`, ready for a new search (killers cleared) of a
+    /// game with `keys` move keys (`ordering::stat_keys`).
+    pub(super) fn for_search(&mut self, threads: usize, keys: usize) -> &mut [ThreadTables] {
         if self.threads.len() < threads {
             self.threads.resize_with(threads, ThreadTables::new);
         }
         let used = &mut self.threads[..threads];
         for t in used.iter_mut() {
+            t.size_for(keys);
             t.new_search();
         }
         used

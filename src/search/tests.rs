@@ -256,13 +256,16 @@ fn the_main_thread_reports_and_deepens_from_iterations_others_finished() {
     let mut reported = Vec::new();
     let mut nodes_at = Vec::new();
     let mut tables = SearchTables::new();
-    let r = worker::Worker::new(&shared, 0, &mut tables.for_search(1)[0], &[]).run(
-        &pos,
-        &mut |info: &Info| {
-            reported.push((info.depth, info.score, info.pv.clone()));
-            nodes_at.push(info.nodes);
-        },
-    );
+    let r = worker::Worker::new(
+        &shared,
+        0,
+        &mut tables.for_search(1, ordering::stat_keys(v))[0],
+        &[],
+    )
+    .run(&pos, &mut |info: &Info| {
+        reported.push((info.depth, info.score, info.pv.clone()));
+        nodes_at.push(info.nodes);
+    });
     assert_eq!(reported[..3], earlier[..]);
     assert_eq!(
         reported.iter().map(|l| l.0).collect::<Vec<_>>(),
@@ -445,10 +448,11 @@ fn with_worker(
     let control = Control::new(false);
     let shared = Shared::new(v, tt, &control, &limits, 0);
     let mut tables = SearchTables::new();
+    let keys = ordering::stat_keys(v);
     f(&mut worker::Worker::new(
         &shared,
         0,
-        &mut tables.for_search(1)[0],
+        &mut tables.for_search(1, keys)[0],
         &[],
     ));
 }
@@ -503,7 +507,7 @@ fn move_ordering_tables_outlive_a_search_until_cleared() {
 
     // A new search starts with no killers and the history it was left.
     let before: Vec<i32> = tables.thread(0).history.clone();
-    let t = &tables.for_search(1)[0];
+    let t = &tables.for_search(1, ordering::stat_keys(v))[0];
     assert!(t.killers.iter().all(|k| *k == [Move::NULL; 2]));
     assert_eq!(t.history, before);
 
@@ -538,6 +542,25 @@ fn each_thread_has_its_own_move_ordering_tables() {
     search_in_game(input, &mut tables, &mut |_| {});
     assert_eq!(tables.threads(), 3);
     assert!(tables.thread(0).history.iter().any(|&h| h != 0));
+}
+
+/// The continuation tables answer the last two moves of the line: a third party's pass is passed
+/// over (it leaves the board as it was), while a null move takes its place as a move without a
+/// key, and nothing comes from before the root.
+#[test]
+fn the_moves_before_a_node_pass_over_a_third_partys_pass() {
+    use worker::LinePly::{Keyed, Passed, Unkeyed};
+    let v = variants::by_name("chaos").unwrap();
+    with_worker(v, &TranspositionTable::new(1), |w| {
+        w.played[..5].copy_from_slice(&[Keyed(1), Keyed(2), Passed, Keyed(3), Passed]);
+        assert_eq!(w.keys_before(5), [Some(3), Some(2)]);
+        assert_eq!(w.keys_before(3), [Some(2), Some(1)]);
+        assert_eq!(w.keys_before(1), [Some(1), None]);
+        assert_eq!(w.keys_before(0), [None, None]);
+        w.played[..4].copy_from_slice(&[Keyed(1), Unkeyed, Passed, Keyed(3)]);
+        assert_eq!(w.keys_before(4), [Some(3), None]);
+        assert_eq!(w.keys_before(3), [None, Some(1)]);
+    });
 }
 
 /// Every line ends by a rule within two plies (the fifty-move rule, White to move at 99 plies

@@ -18,6 +18,18 @@ const CHECK_EVERY: u64 = 1024;
 /// single atomic load): often, so that the main thread reports it without delay.
 const OVERTAKEN_EVERY: u64 = 64;
 
+/// A ply of the line being searched, as the continuation tables see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum LinePly {
+    /// A move, by its key (`Worker::stat_key`).
+    Keyed(u32),
+    /// A move without a key: the null move.
+    Unkeyed,
+    /// A third party's pass: it changes nothing on the board, so the moves before it stay the
+    /// ones a reply answers.
+    Passed,
+}
+
 /// One search thread.
 pub(super) struct Worker<'a> {
     pub(super) shared: &'a Shared<'a>,
@@ -45,6 +57,12 @@ pub(super) struct Worker<'a> {
     pub(super) tables: &'a mut ThreadTables,
     pub(super) pawn_kinds: KindSet,
     pub(super) allow_null: bool,
+    /// The move played at each ply of the current line, for the continuation tables.
+    pub(super) played: Vec<LinePly>,
+    /// Move keys of the game, and its board's files and squares, for `stat_key`.
+    pub(super) keys: usize,
+    pub(super) files: u8,
+    pub(super) board_squares: usize,
     /// Whether static exchange evaluation holds in the game, and its kinds least valuable first.
     pub(super) see_on: bool,
     pub(super) see_kinds: Vec<PieceKind>,
@@ -61,6 +79,7 @@ impl<'a> Worker<'a> {
         let pawn_kinds = rules.pawns;
         let eval = Eval::new(shared.variant);
         let see_kinds = super::see::kinds_by_value(shared.variant, &|k| eval.value(k));
+        let geometry = &rules.spec.geometry;
         Worker {
             shared,
             id,
@@ -77,6 +96,10 @@ impl<'a> Worker<'a> {
             path: history.to_vec(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             tables,
+            played: vec![LinePly::Unkeyed; MAX_PLY + 1],
+            keys: super::ordering::stat_keys(shared.variant),
+            files: geometry.files(),
+            board_squares: usize::from(geometry.files()) * usize::from(geometry.ranks()),
             pawn_kinds,
             allow_null: shared.variant.switches().null_move_allowed(),
             see_on: shared.variant.switches().see_sound(),
@@ -152,6 +175,16 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         true
+    }
+
+    /// Notes that `m` is played from `pos` at `ply` (for the continuation tables of the nodes
+    /// below).
+    pub(super) fn note_played(&mut self, pos: &Position, m: Move, ply: usize) {
+        self.played[ply] = match self.stat_key(pos, m) {
+            Some(key) => LinePly::Keyed(key),
+            None if pos.turn() == Color::Neutral => LinePly::Passed,
+            None => LinePly::Unkeyed,
+        };
     }
 
     /// Sets the line at `ply` to `m` followed by the line found below it.
