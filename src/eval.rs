@@ -626,6 +626,7 @@ impl Eval {
         let mut phase = 0;
         for c in Color::PLAYERS {
             let sign = if c == Color::White { 1 } else { -1 };
+            let zone = enemy_king_zone(rules, pos, c);
             for ki in 0..rules.num_kinds() {
                 let k = PieceKind(ki as u8);
                 let pieces = pos.pieces(c, k);
@@ -643,7 +644,6 @@ impl Eval {
                 }
                 phase += self.phase_value[ki] * pieces.count() as i32;
                 if let Some(i) = layout.mobility[ki] {
-                    let zone = enemy_king_zone(rules, pos, c);
                     let (squares, near_king) = self.reach_counts(rules, pos, c, k, zone);
                     coef[i] += f64::from(sign * squares);
                     if let Some(j) = layout.king_attack[ki] {

@@ -189,8 +189,13 @@ fn history_index(side: Color, m: Move) -> usize {
 
 /// Move keys of a game (`Worker::stat_key`): one per piece kind and square of its board.
 pub(super) fn stat_keys(variant: &dyn Variant) -> usize {
+    variant.rules().kinds.len() * board_squares(variant)
+}
+
+/// Squares of a game's board, numbered densely (`dense_index`).
+pub(super) fn board_squares(variant: &dyn Variant) -> usize {
     let g = &variant.rules().spec.geometry;
-    variant.rules().kinds.len() * usize::from(g.files()) * usize::from(g.ranks())
+    usize::from(g.files()) * usize::from(g.ranks())
 }
 
 /// A square numbered densely on a board `files` wide.

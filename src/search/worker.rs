@@ -99,7 +99,7 @@ impl<'a> Worker<'a> {
             played: vec![LinePly::Unkeyed; MAX_PLY + 1],
             keys: super::ordering::stat_keys(shared.variant),
             files: geometry.files(),
-            board_squares: usize::from(geometry.files()) * usize::from(geometry.ranks()),
+            board_squares: super::ordering::board_squares(shared.variant),
             pawn_kinds,
             allow_null: shared.variant.switches().null_move_allowed(),
             see_on: shared.variant.switches().see_sound(),
