@@ -2,7 +2,7 @@
 //! call: the table in this file, the pruning rules in `pruning`, third parties in `neutral`,
 //! the order of the moves in `ordering`.
 
-use super::ordering::is_good_capture_score;
+use super::ordering::{is_good_capture_score, TriedCaptures};
 use super::picker::Picker;
 use super::pruning;
 use super::tt::{Bound, TtEntry, NO_EVAL};
@@ -214,6 +214,7 @@ impl Worker<'_> {
         let mut best_move = Move::NULL;
         let mut index = 0;
         let mut quiets_tried = MoveList::new();
+        let mut captures_tried = TriedCaptures::new();
         let may_prune = !node.pv_node && !node.in_check;
         // With helpers, a move after the first whose position another thread is searching waits
         // until the others are tried (the threads then share out the node's moves); it is tried
@@ -318,10 +319,14 @@ impl Worker<'_> {
                 if quiet {
                     self.reward_quiet_cutoff(pos, m, node.ply, node.depth, &quiets_tried);
                 }
+                let best_capture = (!quiet).then_some(m);
+                self.reward_captures(pos, best_capture, node.depth, &captures_tried);
                 break;
             }
             if quiet {
                 quiets_tried.push(m);
+            } else {
+                captures_tried.push(m);
             }
         }
         Some((best, best_move))

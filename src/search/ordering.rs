@@ -1,11 +1,12 @@
 //! Move ordering: the score each move is tried by (the table's move, captures that do not lose
-//! material, killers, the counter-move, history and continuation history, then captures that
-//! lose material by static exchange), and the tables that learn from the moves that refute.
+//! material by victim, attacker and capture history, killers, the counter-move, history and
+//! continuation history, then captures that lose material by static exchange), and the tables
+//! that learn from the moves that refute.
 
 use super::picker::Picker;
 use super::worker::{LinePly, Worker};
 use crate::board::Position;
-use crate::core::{Color, Move, MoveKind, MoveList, Square, NUM_SQUARES};
+use crate::core::{Color, Move, MoveKind, MoveList, Square, MAX_KINDS, NUM_SQUARES};
 use crate::variants::Variant;
 
 /// Ordering scores: the table's move, then captures, then killers, then history.
@@ -22,6 +23,9 @@ const HISTORY_MAX: i32 = 16_384;
 const HISTORY_BONUS_PER_DEPTH: i32 = 170;
 const HISTORY_BONUS_BASE: i32 = -100;
 const HISTORY_BONUS_MAX: i32 = 1_700;
+/// A capture's history counts this many times less than a pawn's worth of its gain (10 per
+/// centipawn): the whole range of the history is about a pawn and a half of victim.
+const CAPTURE_HISTORY_DIVISOR: i32 = 10;
 /// Captures that lose material by static exchange come after every quiet move: their score
 /// falls by this much.
 const ORDER_BAD_CAPTURE_DROP: i32 = 2 * ORDER_CAPTURE;
@@ -34,7 +38,7 @@ pub(super) fn is_good_capture_score(score: i32) -> bool {
 
 impl Worker<'_> {
     /// Moves in the order to try them: the table's move, captures by most valuable victim and
-    /// least valuable attacker, killers, then history. Where the game allows static exchange
+    /// least valuable attacker (shifted by their history), killers, then history. Where the game allows static exchange
     /// evaluation, `see_demotion` moves the captures that lose material after every quiet move
     /// as they come up.
     pub(super) fn picker<'m>(
@@ -64,7 +68,7 @@ impl Worker<'_> {
                     .rulings()
                     .material_gain(pos, m, &|k| self.eval.value(k))
                     + promoted;
-                ORDER_CAPTURE + 10 * gain - mover / 10
+                ORDER_CAPTURE + 10 * gain - mover / 10 + self.capture_score(pos, m)
             } else if self.tables.killers[ply][0] == m {
                 ORDER_KILLER[0]
             } else if self.tables.killers[ply][1] == m {
@@ -106,6 +110,29 @@ impl Worker<'_> {
             }
         }
         score
+    }
+
+    /// A capture's order from its history, where the game uses it.
+    fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        if !self.capture_history_on {
+            return 0;
+        }
+        self.capture_index(pos, m).map_or(0, |i| {
+            i32::from(self.tables.captures[i]) / CAPTURE_HISTORY_DIVISOR
+        })
+    }
+
+    /// The capture history entry of the noisy move `m`: the mover's key and the kind on the
+    /// target square (or none: an en-passant capture, a promotion, a shot at a distance).
+    fn capture_index(&self, pos: &Position, m: Move) -> Option<usize> {
+        let key = self.stat_key(pos, m)? as usize;
+        let victim = pos.piece_at(m.to());
+        let taken = if victim.is_some() && m.kind() != MoveKind::Drop {
+            victim.kind().index()
+        } else {
+            MAX_KINDS
+        };
+        Some(key * CAPTURE_VICTIMS + taken)
     }
 
     /// The key of `m` in the counter-move and continuation tables: the kind it moves (or
@@ -159,6 +186,33 @@ impl Worker<'_> {
         }
     }
 
+    /// A node at `depth` was refuted by `best` (a capture when `noisy`): its capture history
+    /// rises, and that of the captures tried before it falls by as much.
+    pub(super) fn reward_captures(
+        &mut self,
+        pos: &Position,
+        best: Option<Move>,
+        depth: i32,
+        tried: &TriedCaptures,
+    ) {
+        if !self.capture_history_on {
+            return;
+        }
+        let bonus = history_bonus(depth);
+        for (m, b) in best
+            .map(|m| (m, bonus))
+            .into_iter()
+            .chain(tried.moves().iter().map(|&m| (m, -bonus)))
+        {
+            if let Some(i) = self.capture_index(pos, m) {
+                let h = &mut self.tables.captures[i];
+                let mut v = i32::from(*h);
+                update_stat(&mut v, b);
+                *h = v as i16;
+            }
+        }
+    }
+
     /// Moves the history of the quiet move `m` in `pos`, and its continuation history after
     /// the moves `before` it, by `bonus`.
     fn update_quiet(&mut self, pos: &Position, m: Move, before: [Option<u32>; 2], bonus: i32) {
@@ -175,6 +229,39 @@ impl Worker<'_> {
             update_stat(&mut v, bonus);
             *h = v as i16;
         }
+    }
+}
+
+/// Victims a capture's history tells apart: every kind, and none (a capture that takes nothing
+/// on its target square).
+pub(super) const CAPTURE_VICTIMS: usize = MAX_KINDS + 1;
+
+/// The captures a node tried before the move that refuted it, up to a bound (later ones are not
+/// punished): a small list, since every node makes one.
+pub(super) struct TriedCaptures {
+    moves: [Move; TriedCaptures::CAPACITY],
+    len: usize,
+}
+
+impl TriedCaptures {
+    const CAPACITY: usize = 32;
+
+    pub(super) fn new() -> TriedCaptures {
+        TriedCaptures {
+            moves: [Move::NULL; TriedCaptures::CAPACITY],
+            len: 0,
+        }
+    }
+
+    pub(super) fn push(&mut self, m: Move) {
+        if self.len < Self::CAPACITY {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    fn moves(&self) -> &[Move] {
+        &self.moves[..self.len]
     }
 }
 

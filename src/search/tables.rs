@@ -1,8 +1,8 @@
 //! What the search threads learn about the order of moves, kept from one search of a game to
-//! the next: each thread's killers, history, counter-moves and continuation history (`ordering`
-//! fills and reads them).
+//! the next: each thread's killers, history, counter-moves, continuation and capture history
+//! (`ordering` fills and reads them).
 
-use super::ordering::HISTORY_SIZE;
+use super::ordering::{CAPTURE_VICTIMS, HISTORY_SIZE};
 use super::MAX_PLY;
 use crate::core::{Color, Move};
 
@@ -24,6 +24,9 @@ pub(super) struct ThreadTables {
     /// Continuation history: how often a quiet move (by its key) refuted after a move one or two
     /// plies before it (by that move's key), `keys` x `keys` entries. Kept across the game.
     pub(super) continuation: Vec<i16>,
+    /// Capture history: how often a capture (by the mover's key and the kind it takes) refuted,
+    /// `keys` x `CAPTURE_VICTIMS` entries. Kept across the game.
+    pub(super) captures: Vec<i16>,
     /// Move keys of the game the counter-move and continuation tables are sized for.
     keys: usize,
 }
@@ -35,6 +38,7 @@ impl ThreadTables {
             history: vec![0; HISTORY_SIZE],
             counter: Vec::new(),
             continuation: Vec::new(),
+            captures: Vec::new(),
             keys: 0,
         }
     }
@@ -46,6 +50,7 @@ impl ThreadTables {
             self.keys = keys;
             self.counter = vec![Move::NULL; Color::ALL.len() * keys];
             self.continuation = vec![0; keys * keys];
+            self.captures = vec![0; keys * CAPTURE_VICTIMS];
         }
     }
 
@@ -59,6 +64,7 @@ impl ThreadTables {
         self.history.fill(0);
         self.counter.fill(Move::NULL);
         self.continuation.fill(0);
+        self.captures.fill(0);
     }
 
     fn is_clear(&self) -> bool {
@@ -66,6 +72,7 @@ impl ThreadTables {
             && self.history.iter().all(|&h| h == 0)
             && self.counter.iter().all(|&m| m == Move::NULL)
             && self.continuation.iter().all(|&h| h == 0)
+            && self.captures.iter().all(|&h| h == 0)
     }
 }
 

@@ -578,3 +578,36 @@ fn a_tree_the_rules_resolve_stops_deepening() {
     assert!(r.depth <= 4, "depth {} after {} nodes", r.depth, r.nodes);
     assert_eq!(r.score, 0);
 }
+
+/// Capture history reorders captures: exf5 takes a knight and comes before exd5, which takes a
+/// pawn, until exd5 has refuted the node many times after exf5 was tried; then exd5 comes
+/// first. Quiet moves' cutoffs after exf5 only punish exf5, which alone does not flip them.
+#[test]
+fn capture_history_reorders_captures_by_their_cutoffs() {
+    let v = variants::by_name("chess").unwrap();
+    let pos = v.parse_fen("4k3/8/8/3p1n2/4P3/8/8/4K3 w - - 0 1").unwrap();
+    let mv =
+        |s: &str| crate::notation::parse_move(v, &pos, crate::notation::Dialect::Uci, s).unwrap();
+    let (exf5, exd5) = (mv("e4f5"), mv("e4d5"));
+    let first_capture = |w: &mut worker::Worker| {
+        let mut moves = MoveList::new();
+        v.legal_moves(&pos, &mut moves);
+        let mut picker = w.picker(&pos, &mut moves, 1, Move::NULL);
+        std::iter::from_fn(|| picker.next())
+            .find(|&m| m == exf5 || m == exd5)
+            .unwrap()
+    };
+    with_worker(v, &TranspositionTable::new(1), |w| {
+        assert_eq!(first_capture(w), exf5);
+        let mut tried = ordering::TriedCaptures::new();
+        tried.push(exf5);
+        for _ in 0..50 {
+            w.reward_captures(&pos, None, 10, &tried);
+        }
+        assert_eq!(first_capture(w), exf5);
+        for _ in 0..50 {
+            w.reward_captures(&pos, Some(exd5), 10, &tried);
+        }
+        assert_eq!(first_capture(w), exd5);
+    });
+}

@@ -65,6 +65,8 @@ pub(super) struct Worker<'a> {
     pub(super) board_squares: usize,
     /// Whether static exchange evaluation holds in the game, and its kinds least valuable first.
     pub(super) see_on: bool,
+    /// Whether captures are ordered and rewarded by their history in this game.
+    pub(super) capture_history_on: bool,
     pub(super) see_kinds: Vec<PieceKind>,
 }
 
@@ -103,6 +105,7 @@ impl<'a> Worker<'a> {
             pawn_kinds,
             allow_null: shared.variant.switches().null_move_allowed(),
             see_on: shared.variant.switches().see_sound(),
+            capture_history_on: shared.variant.switches().capture_history(),
             see_kinds,
         }
     }

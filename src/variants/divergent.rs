@@ -120,7 +120,13 @@ impl Hooks for Divergent {
     }
 }
 
-impl SearchSwitches for Divergent {}
+impl SearchSwitches for Divergent {
+    /// Off: measured to lose here (self-play at 5,000 nodes, about -24 Elo over 260 games,
+    /// docs/performance.md) while it gains in FIDE chess; why is not yet known.
+    fn capture_history(&self) -> bool {
+        false
+    }
+}
 
 impl Presentation for Divergent {}
 

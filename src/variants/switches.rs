@@ -74,4 +74,11 @@ pub trait SearchSwitches: Send + Sync {
     fn see_sound(&self) -> bool {
         true
     }
+
+    /// Whether captures are ordered by their history (how often a capture of a kind by a kind
+    /// onto a square refuted) as well as by victim and attacker. Read once per search. Default:
+    /// on.
+    fn capture_history(&self) -> bool {
+        true
+    }
 }

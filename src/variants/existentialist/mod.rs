@@ -507,6 +507,14 @@ impl SearchSwitches for Existentialist {
     fn see_sound(&self) -> bool {
         false
     }
+
+    /// Off: measured to lose here (self-play at 5,000 nodes, about -36 Elo over 260 games,
+    /// docs/performance.md) while it gains in FIDE chess. A guess at the cause: its noisy moves
+    /// include shots, merges and blasts, whose mover and target square do not name one kind of
+    /// exchange, so one entry learns from unlike moves.
+    fn capture_history(&self) -> bool {
+        false
+    }
 }
 
 impl Presentation for Existentialist {
