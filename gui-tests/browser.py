@@ -578,6 +578,10 @@ def test_step_through(p, name):
                       (Keys.ARROW_LEFT, 3)):
         press(p, key)
         p.wait(lambda: p.fen() == fens[want], f"the position after ply {want} by the keys")
+    # Keys pressed faster than the server answers step on from the last one's node.
+    for key in (Keys.HOME, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_LEFT):
+        press(p, key)
+    p.wait(lambda: p.fen() == fens[2], "ply 2 after five quick keys")
     # From ply 1, another move than the one played: a variation.
     press(p, Keys.HOME)
     press(p, Keys.ARROW_RIGHT)

@@ -20,6 +20,10 @@ const page = {
   moves: [],
   lines: [], // analysis mode's lines of the node shown, by number from 0
   drag: null, // a piece being dragged: { from, x, y, moved, ghost }
+  // The node the last navigation asked for and how many of its requests are unanswered: a key
+  // pressed before the server's answer steps on from there, not from the node still shown.
+  navTo: null,
+  navPending: 0,
 };
 
 // ---- Connection ----
@@ -286,6 +290,11 @@ function onState(s) {
   if (!page.variant || s.variant !== page.variant.name) return;
   if (!page.pos || page.pos.cursor !== s.cursor || !s.analysis) page.lines = [];
   page.pos = s;
+  page.navPending = Math.max(0, page.navPending - 1);
+  if (page.navPending === 0 || s.cursor === page.navTo) {
+    page.navTo = null;
+    page.navPending = 0;
+  }
   page.received = performance.now();
   page.clicks = [];
   const occupied = new Set(s.pieces.map((p) => p.square));
@@ -778,7 +787,15 @@ function wire() {
     const i = Math.round(((e.clientX - box.left) / box.width) * (line.length - 1));
     goto(line[Math.max(0, Math.min(line.length - 1, i))]);
   });
-  const navigate = (key) => page.pos && goto(nodeForKey(page.pos.tree, page.pos.cursor, key));
+  const navigate = (key) => {
+    if (!page.pos) return;
+    const from = page.navTo ?? page.pos.cursor;
+    const node = nodeForKey(page.pos.tree, from, key);
+    if (node === null) return;
+    page.navTo = node;
+    page.navPending += 1;
+    send({ cmd: "goto", node });
+  };
   $("nav-first").addEventListener("click", () => navigate("Home"));
   $("nav-back").addEventListener("click", () => navigate("ArrowLeft"));
   $("nav-forward").addEventListener("click", () => navigate("ArrowRight"));
