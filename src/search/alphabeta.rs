@@ -60,7 +60,8 @@ impl Worker<'_> {
         if self.is_repetition(pos) {
             return 0;
         }
-        // Step 3. Mate distance pruning: no line here can beat a mate already found nearer the root.
+        // Step 3. Mate distance pruning: no line here can beat a mate already found nearer the
+        // root.
         alpha = alpha.max(-(MATE - ply as i32));
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {

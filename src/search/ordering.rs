@@ -23,8 +23,9 @@ const HISTORY_MAX: i32 = 16_384;
 const HISTORY_BONUS_PER_DEPTH: i32 = 170;
 const HISTORY_BONUS_BASE: i32 = -100;
 const HISTORY_BONUS_MAX: i32 = 1_700;
-/// A capture's history counts this many times less than a pawn's worth of its gain (10 per
-/// centipawn): the whole range of the history is about a pawn and a half of victim.
+/// A capture's history is divided by this before it joins the capture's order, where a
+/// centipawn of gain counts 10: the history's whole range (+-16,384) is then about +-1.6 pawns of
+/// victim.
 const CAPTURE_HISTORY_DIVISOR: i32 = 10;
 /// Captures that lose material by static exchange come after every quiet move: their score
 /// falls by this much.
@@ -38,9 +39,9 @@ pub(super) fn is_good_capture_score(score: i32) -> bool {
 
 impl Worker<'_> {
     /// Moves in the order to try them: the table's move, captures by most valuable victim and
-    /// least valuable attacker (shifted by their history), killers, then history. Where the game allows static exchange
-    /// evaluation, `see_demotion` moves the captures that lose material after every quiet move
-    /// as they come up.
+    /// least valuable attacker (shifted by their history), killers, then history. Where the
+    /// game allows static exchange evaluation, `see_demotion` moves the captures that lose
+    /// material after every quiet move as they come up.
     pub(super) fn picker<'m>(
         &self,
         pos: &Position,
@@ -186,8 +187,8 @@ impl Worker<'_> {
         }
     }
 
-    /// A node at `depth` was refuted by `best` (a capture when `noisy`): its capture history
-    /// rises, and that of the captures tried before it falls by as much.
+    /// A node at `depth` was refuted by the capture `best` (none when a quiet move refuted it):
+    /// its capture history rises, and that of the captures `tried` before it falls by as much.
     pub(super) fn reward_captures(
         &mut self,
         pos: &Position,

@@ -1,7 +1,8 @@
 //! The rules that skip or shorten work in a node, with their tunables: reverse futility, the null
 //! move and internal iterative reduction before the moves; late-move pruning, futility, static
-//! exchange pruning and late-move reductions per move. Each is a guess that a part of the tree cannot matter, so each
-//! applies only away from PV lines or where the guess is cheap to correct.
+//! exchange pruning and late-move reductions per move. Each is a guess that a part of the tree
+//! cannot matter, so each applies only away from PV lines or where the guess is cheap to
+//! correct.
 
 use super::alphabeta::Node;
 use super::worker::{LinePly, Worker};
@@ -42,7 +43,8 @@ const LMR_FULL_MOVES: usize = 3;
 /// often refuted is more likely to refute here.
 const LMR_HISTORY_DIVISOR: i32 = 8_192;
 
-/// Late-move reduction for a move at `index` (from 0) at `depth`: grows with the logarithms of both.
+/// Late-move reduction for a move at `index` (from 0) at `depth`: grows with the logarithms of
+/// both.
 fn lmr_reduction(depth: i32, index: usize) -> i32 {
     let r = LMR_BASE + (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR;
     r as i32
