@@ -44,8 +44,9 @@ pub(super) struct Worker<'a> {
     /// Depth of the iteration being searched.
     pub(super) root_depth: u32,
     /// Whether some score of this iteration depends on its depth: a line reached the horizon or
-    /// was pruned, or (with helpers) a table entry of another thread ended a node. An iteration
-    /// without one is resolved to the end by the rules.
+    /// was pruned, or a table entry that may come from outside this iteration's tree (deeper
+    /// than asked for, or with helpers any) ended a node. An iteration without one is resolved
+    /// to the end by the rules.
     pub(super) depth_limited: bool,
     /// Plies below the horizon and quiet moves among them, in the quiescence line being searched.
     pub(super) quiesce_plies: u32,
@@ -65,9 +66,9 @@ pub(super) struct Worker<'a> {
     pub(super) board_squares: usize,
     /// Whether static exchange evaluation holds in the game, and its kinds least valuable first.
     pub(super) see_on: bool,
+    pub(super) see_kinds: Vec<PieceKind>,
     /// Whether captures are ordered and rewarded by their history in this game.
     pub(super) capture_history_on: bool,
-    pub(super) see_kinds: Vec<PieceKind>,
 }
 
 impl<'a> Worker<'a> {
@@ -105,8 +106,8 @@ impl<'a> Worker<'a> {
             pawn_kinds,
             allow_null: shared.variant.switches().null_move_allowed(),
             see_on: shared.variant.switches().see_sound(),
-            capture_history_on: shared.variant.switches().capture_history(),
             see_kinds,
+            capture_history_on: shared.variant.switches().capture_history(),
         }
     }
 
