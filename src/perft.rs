@@ -20,6 +20,14 @@ pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
     }
     let mut moves = MoveList::new();
     variant.legal_moves(pos, &mut moves);
+    if depth == 2 {
+        // The last ply's counts share one scratch list.
+        let mut scratch = MoveList::new();
+        return moves
+            .iter()
+            .map(|&m| variant.legal_count_with(&variant.play(pos, m), &mut scratch) as u64)
+            .sum();
+    }
     moves
         .iter()
         .map(|&m| perft(variant, &variant.play(pos, m), depth - 1))

@@ -73,8 +73,13 @@ fn attacked_by_color(
             return true;
         }
     }
+    // Then riders: most squares have none of them on their lines, which one mask test settles.
+    let riders = pos.kinds_bb(t.ride_attack_kinds(by)) & theirs;
+    if (t.rider_lines(by, sq) & riders).is_empty() {
+        return false;
+    }
     for d in 0..8u8 {
-        if rider_attacker(rules, pos, sq, occ, theirs, by, Direction(d)).is_some() {
+        if rider_attacker(rules, pos, sq, occ, riders, by, Direction(d)).is_some() {
             return true;
         }
     }

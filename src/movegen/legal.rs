@@ -6,7 +6,7 @@
 //! check) is made and judged.
 
 use crate::board::{Position, PositionError};
-use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, PieceKind, Square};
+use crate::core::{Bitboard, Color, KindSet, Move, MoveKind, MoveList, PieceKind, Square};
 use crate::rules::{Direction, Rules};
 
 use super::{attacks, generate, Hooks, Method, Shortcuts};
@@ -22,14 +22,25 @@ pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut
 /// lets it (`Hooks::counts_in_bulk`), the moves the shortcuts prove legal are counted by their
 /// targets without being listed; the rest are listed and filtered as `legal` does.
 pub fn legal_count<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool) -> usize {
-    let mut rest = MoveList::new();
+    legal_count_in(h, pos, in_check, &mut MoveList::new())
+}
+
+/// `legal_count` with `rest` as the list of the moves it must judge one by one (emptied first,
+/// left in any state): a caller counting many positions fills one list once, not one a count.
+pub fn legal_count_in<H: Hooks + ?Sized>(
+    h: &H,
+    pos: &Position,
+    in_check: bool,
+    rest: &mut MoveList,
+) -> usize {
+    rest.clear();
     if !h.counts_in_bulk(pos) || h.turns_have_parts() || h.compelled(pos).nonempty() {
-        legal(h, pos, in_check, &mut rest);
+        legal(h, pos, in_check, rest);
         return rest.len();
     }
     let shortcuts = h.shortcuts(pos, in_check);
     if shortcuts.every_move {
-        legal(h, pos, in_check, &mut rest);
+        legal(h, pos, in_check, rest);
         return rest.len();
     }
     let rules = h.rules();
@@ -40,20 +51,20 @@ pub fn legal_count<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool) -> 
         risky: shortcuts.risky,
         evasions: shortcuts.evasions,
         count: 0,
-        rest: &mut rest,
+        rest: &mut *rest,
     };
     generate::board_moves_into(rules, pos, &rights, false, &mut sink);
     let counted = sink.count;
-    generate::castling(h, pos, in_check, &mut rest);
-    generate::drops(rules, pos, &mut rest);
+    generate::castling(h, pos, in_check, rest);
+    generate::drops(rules, pos, rest);
     let mut extra = BulkCount {
         shortcuts,
         count: 0,
-        rest: &mut rest,
+        rest: &mut *rest,
     };
     h.count_extra_moves(pos, in_check, &mut extra);
     let counted = counted + extra.count;
-    filter_legal(h, pos, shortcuts, &mut rest);
+    filter_legal(h, pos, shortcuts, rest);
     counted + rest.len()
 }
 
@@ -339,31 +350,16 @@ fn evasion_squares(rules: &Rules, pos: &Position, ksq: Square, them: Color) -> O
 fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> Bitboard {
     let t = &rules.tables;
     let them = us.opponent();
-    let occ = pos.occupied();
     let ours = pos.color_bb(us);
-    let theirs = pos.color_bb(them);
-    let mut pinned = Bitboard::EMPTY;
-    for e in 0..8u8 {
-        let e = Direction(e);
-        let riders = t.capture_riders(them, e.opposite());
-        // Most lines from the royal piece hold no enemy piece at all: one mask test.
-        if riders.is_empty() || (t.ray(e, ksq) & theirs).is_empty() {
-            continue;
-        }
-        let Some(b1) = t.first_blocker(e, ksq, occ) else {
-            continue;
-        };
-        if !ours.contains(b1) {
-            continue;
-        }
-        if let Some(b2) = t.first_blocker(e, b1, occ) {
-            let p = pos.piece_at(b2);
-            if p.color() == them && riders.contains(p.kind()) {
-                pinned.insert(b1);
-            }
-        }
-    }
-    for kind in PieceKind::all(rules.num_kinds()) {
+    let riders = pos.kinds_bb(t.ride_attack_kinds(them)) & pos.color_bb(them);
+    // Most royal pieces have no enemy rider on their lines at all: one mask test.
+    let mut pinned = if (t.rider_lines(them, ksq) & riders).is_empty() {
+        Bitboard::EMPTY
+    } else {
+        pinned_on_lines(rules, pos, ksq, ours, riders, them)
+    };
+    // Only the kinds that capture by a leap have lame capturing leaps.
+    for kind in t.leap_attack_kinds(them) {
         if t.has_lame(them, kind) {
             let theirs = pos.pieces(them, kind);
             for l in t.lame_capturers(them, kind, ksq) {
@@ -374,6 +370,72 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> Bitboard {
         }
     }
     pinned
+}
+
+/// The pieces of `ours` standing alone between `ksq` and a piece of `riders` (of colour `them`)
+/// that captures along that line.
+fn pinned_on_lines(
+    rules: &Rules,
+    pos: &Position,
+    ksq: Square,
+    ours: Bitboard,
+    riders: Bitboard,
+    them: Color,
+) -> Bitboard {
+    let t = &rules.tables;
+    let occ = pos.occupied();
+    let mut pinned = Bitboard::EMPTY;
+    let mut rider_sets = RiderSets::new(pos, riders);
+    for e in Direction::BY_LINE {
+        let riders = rider_sets.of(t.capture_riders(them, e.opposite()));
+        // Most lines from the royal piece hold no enemy piece riding along them: one mask test.
+        if (t.ray(e, ksq) & riders).is_empty() {
+            continue;
+        }
+        let Some(b1) = t.first_blocker(e, ksq, occ) else {
+            continue;
+        };
+        if ours.contains(b1)
+            && t.first_blocker(e, b1, occ)
+                .is_some_and(|b2| riders.contains(b2))
+        {
+            pinned.insert(b1);
+        }
+    }
+    pinned
+}
+
+/// The pieces of one set (of one colour) that capture riding in a direction, a set of kinds at
+/// a time: most games' directions share their riders (a rook's four lines, a bishop's four), so
+/// a pass in `Direction::BY_LINE` order usually reuses the union it found last.
+struct RiderSets<'a> {
+    pos: &'a Position,
+    theirs: Bitboard,
+    kinds: KindSet,
+    pieces: Bitboard,
+}
+
+impl<'a> RiderSets<'a> {
+    /// The riders among `theirs`, none worked out yet.
+    #[inline(always)]
+    fn new(pos: &'a Position, theirs: Bitboard) -> Self {
+        RiderSets {
+            pos,
+            theirs,
+            kinds: KindSet::EMPTY,
+            pieces: Bitboard::EMPTY,
+        }
+    }
+
+    /// The pieces of `theirs` of any of `kinds`.
+    #[inline(always)]
+    fn of(&mut self, kinds: KindSet) -> Bitboard {
+        if kinds != self.kinds {
+            self.kinds = kinds;
+            self.pieces = self.pos.kinds_bb(kinds) & self.theirs;
+        }
+        self.pieces
+    }
 }
 
 /// Checks every game shares unless it overrides `validate`: castling rights whose pieces stand on

@@ -26,6 +26,20 @@ impl Direction {
         (1, -1),
     ];
 
+    /// Every direction, a line's two at a time, the orthogonal lines first: N, S, E, W, NE,
+    /// SW, NW, SE. Most games' pieces ride the same way along the lines of one orientation, so
+    /// a pass in this order can reuse what it found for the direction before.
+    pub const BY_LINE: [Direction; 8] = [
+        Direction(0),
+        Direction(4),
+        Direction(1),
+        Direction(5),
+        Direction(2),
+        Direction(6),
+        Direction(3),
+        Direction(7),
+    ];
+
     /// The direction of a unit step, if it is one.
     pub fn from_step(df: i8, dr: i8) -> Option<Direction> {
         Direction::STEPS
@@ -160,6 +174,11 @@ pub struct Tables {
     has_lame: Vec<bool>,
     /// Per colour: kinds that capture by a leap or a lame leap.
     leap_attack_kinds: [KindSet; 3],
+    /// Per colour: kinds that capture by riding in some direction.
+    ride_attack_kinds: [KindSet; 3],
+    /// Per (colour, square): the squares from which some kind of that colour could capture onto
+    /// the square riding, the lines through it in the directions its riders ride.
+    rider_lines: Vec<Bitboard>,
     /// Per (colour, kind): its leaps as shifts, for a kind without rides and with at most
     /// `MAX_SHIFTS` different leaps.
     shifts: Vec<Option<Shifts>>,
@@ -313,6 +332,19 @@ impl Tables {
         self.leap_attack_kinds[c.index()]
     }
 
+    /// Kinds of `c` that capture by riding.
+    #[inline]
+    pub fn ride_attack_kinds(&self, c: Color) -> KindSet {
+        self.ride_attack_kinds[c.index()]
+    }
+
+    /// The squares from which a piece of `c` could capture onto `sq` by riding (with the board
+    /// empty): the lines through `sq` in the directions `c`'s pieces ride.
+    #[inline]
+    pub fn rider_lines(&self, c: Color, sq: Square) -> Bitboard {
+        self.rider_lines[c.index() * NUM_SQUARES + sq.index()]
+    }
+
     /// The kind's leaps as shifts of the whole board, if it has no rides and few leaps.
     #[inline]
     pub fn shifts(&self, c: Color, k: PieceKind) -> Option<&Shifts> {
@@ -397,6 +429,8 @@ impl<'a> Builder<'a> {
             symmetric: vec![true; 3 * MAX_KINDS],
             has_lame: vec![false; 3 * MAX_KINDS],
             leap_attack_kinds: [KindSet::EMPTY; 3],
+            ride_attack_kinds: [KindSet::EMPTY; 3],
+            rider_lines: vec![Bitboard::EMPTY; 3 * NUM_SQUARES],
             shifts: vec![None; 3 * MAX_KINDS],
         };
         Builder {
@@ -580,6 +614,22 @@ impl<'a> Builder<'a> {
                 let lame = lame_lists_have_capture(&self.rev_lame_lists, color, kind);
                 if leaps || lame {
                     t.leap_attack_kinds[color.index()].insert(kind);
+                }
+            }
+        }
+        for color in Color::ALL {
+            for d in 0..8u8 {
+                let d = Direction(d);
+                let riders = t.capture_riders(color, d);
+                if riders.is_empty() {
+                    continue;
+                }
+                for kind in riders {
+                    t.ride_attack_kinds[color.index()].insert(kind);
+                }
+                for sq in board {
+                    let back = t.ray(d.opposite(), sq);
+                    t.rider_lines[color.index() * NUM_SQUARES + sq.index()] |= back;
                 }
             }
         }

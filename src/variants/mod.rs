@@ -122,9 +122,15 @@ pub trait Variant: Send + Sync {
     /// The number of legal moves of the side to move (perft's last ply): `legal_moves`'s
     /// length, counted without listing where the game allows (`Hooks::counts_in_bulk`).
     fn legal_count(&self, pos: &Position) -> usize {
-        let mut moves = MoveList::new();
-        self.legal_moves(pos, &mut moves);
-        moves.len()
+        self.legal_count_with(pos, &mut MoveList::new())
+    }
+
+    /// `legal_count` with `scratch` as a list the count may use and leaves in any state, so
+    /// that a caller counting many positions fills one list once.
+    fn legal_count_with(&self, pos: &Position, scratch: &mut MoveList) -> usize {
+        scratch.clear();
+        self.legal_moves(pos, scratch);
+        scratch.len()
     }
 
     /// The legal moves that change material (what quiescence searches): the legal moves for
@@ -219,8 +225,8 @@ impl<H: GameModule> Variant for Pipeline<H> {
         movegen::legal(&self.0, pos, in_check, out);
     }
 
-    fn legal_count(&self, pos: &Position) -> usize {
-        movegen::legal_count(&self.0, pos, self.in_check(pos))
+    fn legal_count_with(&self, pos: &Position, scratch: &mut MoveList) -> usize {
+        movegen::legal_count_in(&self.0, pos, self.in_check(pos), scratch)
     }
 
     fn noisy_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
