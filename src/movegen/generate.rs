@@ -399,13 +399,17 @@ pub(super) fn castling<H: Hooks + ?Sized>(
     let rules = h.rules();
     let us = pos.turn();
     let unmoved = pos.unmoved();
+    // Every castling needs an unmoved king of the mover: most positions past the opening
+    // have none.
+    if (unmoved & pos.color_bb(us)).is_empty() {
+        return;
+    }
     let mut attackers = None;
     let occ = pos.occupied();
     for c in rules.spec.castling.iter().filter(|c| c.color == us) {
-        // The squares between first: the test that fails most often.
-        let others =
-            occ & !Bitboard::from_square(c.king_from) & !Bitboard::from_square(c.partner_from);
-        if (c.must_be_empty & others).nonempty() {
+        // The squares between first: the test that fails most often. They never hold the
+        // king or the partner (`Rules::compile`).
+        if (c.must_be_empty & occ).nonempty() {
             continue;
         }
         if !unmoved.contains(c.king_from) || !unmoved.contains(c.partner_from) {

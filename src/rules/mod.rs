@@ -240,7 +240,12 @@ pub struct Rules {
 
 impl Rules {
     /// Compiles a spec.
-    pub fn compile(spec: RuleSpec) -> Result<Rules, RulesError> {
+    pub fn compile(mut spec: RuleSpec) -> Result<Rules, RulesError> {
+        // The king and its partner never stand in their own way.
+        for c in &mut spec.castling {
+            c.must_be_empty &= !Bitboard::from_square(c.king_from);
+            c.must_be_empty &= !Bitboard::from_square(c.partner_from);
+        }
         let total = spec.pieces.len() + spec.templates.len();
         if total > MAX_KINDS {
             return Err(RulesError::TooManyKinds(total));
