@@ -22,7 +22,14 @@ impl Bitboard {
     /// Whether the set holds `sq`.
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
-        self.0 >> sq.index() & 1 != 0
+        // One 64-bit half, then one shift: a 128-bit shift by a variable costs several steps.
+        let i = sq.index();
+        let half = if i < 64 {
+            self.0 as u64
+        } else {
+            (self.0 >> 64) as u64
+        };
+        half >> (i & 63) & 1 != 0
     }
 
     /// Whether the set is empty.
