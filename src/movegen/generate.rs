@@ -292,9 +292,15 @@ fn piece_moves<S: Sink>(
     let qr = t.quiet_rides(us, kind);
     let cr = t.capture_rides(us, kind);
     let lame = t.has_lame(us, kind);
+    // Most kinds either ride or leap: a leaper skips the rides' lookups.
+    let rides = cr.dirs != 0;
     for from in from_squares {
         let targets = if symmetric {
-            (t.leap_capture(us, kind, from) | t.ride_targets(cr, from, occ)) & (quiet_to | victims)
+            let mut targets = t.leap_capture(us, kind, from);
+            if rides {
+                targets |= t.ride_targets(cr, from, occ);
+            }
+            targets & (quiet_to | victims)
         } else {
             let mut quiet = t.leap_quiet(us, kind, from);
             let mut caps = t.leap_capture(us, kind, from);
