@@ -155,7 +155,9 @@ const MAX_SHIFTS: usize = 6;
 /// Everything the fast generator and attack detection read.
 #[derive(Debug)]
 pub struct Tables {
-    rays: Vec<Bitboard>,
+    /// Per square, then direction. Sized for every `u8` square index and masked direction, so
+    /// that a lookup needs no bounds check (it sits in the generator's innermost loop).
+    rays: Box<[[Bitboard; 8]; 256]>,
     within: Vec<Bitboard>,
     leap_quiet: Vec<Bitboard>,
     leap_capture: Vec<Bitboard>,
@@ -164,14 +166,14 @@ pub struct Tables {
     lame_span: Vec<(u32, u32)>,
     rev_lame: Vec<LameLeap>,
     rev_lame_span: Vec<(u32, u32)>,
-    quiet_rides: Vec<Rides>,
-    capture_rides: Vec<Rides>,
+    quiet_rides: [Rides; CK_SIZE],
+    capture_rides: [Rides; CK_SIZE],
     /// Per (colour, direction): kinds that capture by sliding in that direction.
-    capture_riders: Vec<KindSet>,
+    capture_riders: [KindSet; 4 * 8],
     /// Per (colour, kind): quiet and capture moves are the same set (most pieces).
-    symmetric: Vec<bool>,
+    symmetric: [bool; CK_SIZE],
     /// Per (colour, kind): has any lame leap.
-    has_lame: Vec<bool>,
+    has_lame: [bool; CK_SIZE],
     /// Per colour: kinds that capture by a leap or a lame leap.
     leap_attack_kinds: [KindSet; 3],
     /// Per colour: kinds that capture by riding in some direction.
@@ -187,14 +189,25 @@ pub struct Tables {
 /// Distances the `within` table holds, 0 to 11: the longest line on a board twelve files wide.
 const WITHIN_SIZES: usize = 12;
 
+/// Entries of a table per (colour, kind). An index is two bit fields (colour in 2 bits, kind in
+/// 5: `ck`), so that it is provably in bounds and lookups in the generator need no check.
+const CK_SIZE: usize = 4 * MAX_KINDS;
+const _: () = assert!(MAX_KINDS == 32);
+
 #[inline]
 fn ck(c: Color, k: PieceKind) -> usize {
-    c.index() * MAX_KINDS + k.index()
+    (c.index() & 3) << 5 | (k.index() & 31)
+}
+
+/// The index of a (colour, direction) in `Tables::capture_riders`, in bounds by its bit fields.
+#[inline]
+fn cd(c: Color, d: Direction) -> usize {
+    (c.index() & 3) << 3 | (d.0 as usize & 7)
 }
 
 #[inline]
 fn cks(c: Color, k: PieceKind, sq: Square) -> usize {
-    ck(c, k) * NUM_SQUARES + sq.index()
+    (c.index() * MAX_KINDS + k.index()) * NUM_SQUARES + sq.index()
 }
 
 impl Tables {
@@ -213,7 +226,7 @@ impl Tables {
     /// Squares from `sq` in direction `d` up to the edge or a hole.
     #[inline]
     pub fn ray(&self, d: Direction, sq: Square) -> Bitboard {
-        self.rays[d.0 as usize * NUM_SQUARES + sq.index()]
+        self.rays[sq.index()][d.0 as usize & 7]
     }
 
     /// Squares within Chebyshev distance `r` of `sq`.
@@ -317,7 +330,7 @@ impl Tables {
     /// Kinds of `c` that capture sliding in direction `d`.
     #[inline]
     pub fn capture_riders(&self, c: Color, d: Direction) -> KindSet {
-        self.capture_riders[c.index() * 8 + d.0 as usize]
+        self.capture_riders[cd(c, d)]
     }
 
     /// Whether the kind's quiet and capture moves coincide.
@@ -366,8 +379,11 @@ fn land(geo: &Geometry, sq: Square, df: i8, dr: i8) -> Option<Square> {
 }
 
 /// Per (direction, square): the squares along the direction up to the edge or a hole.
-fn build_rays(geo: &Geometry) -> Vec<Bitboard> {
-    let mut rays = vec![Bitboard::EMPTY; 8 * NUM_SQUARES];
+fn build_rays(geo: &Geometry) -> Box<[[Bitboard; 8]; 256]> {
+    let mut rays: Box<[[Bitboard; 8]; 256]> = vec![[Bitboard::EMPTY; 8]; 256]
+        .into_boxed_slice()
+        .try_into()
+        .expect("256 squares");
     for (d, &(df, dr)) in Direction::STEPS.iter().enumerate() {
         for sq in Square::all() {
             let mut bb = Bitboard::EMPTY;
@@ -376,7 +392,7 @@ fn build_rays(geo: &Geometry) -> Vec<Bitboard> {
                 bb.insert(next);
                 cur = next;
             }
-            rays[d * NUM_SQUARES + sq.index()] = bb;
+            rays[sq.index()][d] = bb;
         }
     }
     rays
@@ -423,15 +439,15 @@ impl<'a> Builder<'a> {
             lame_span: vec![(0, 0); n],
             rev_lame: Vec::new(),
             rev_lame_span: vec![(0, 0); n],
-            quiet_rides: vec![Rides::default(); 3 * MAX_KINDS],
-            capture_rides: vec![Rides::default(); 3 * MAX_KINDS],
-            capture_riders: vec![KindSet::EMPTY; 3 * 8],
-            symmetric: vec![true; 3 * MAX_KINDS],
-            has_lame: vec![false; 3 * MAX_KINDS],
+            quiet_rides: [Rides::default(); CK_SIZE],
+            capture_rides: [Rides::default(); CK_SIZE],
+            capture_riders: [KindSet::EMPTY; 4 * 8],
+            symmetric: [true; CK_SIZE],
+            has_lame: [false; CK_SIZE],
             leap_attack_kinds: [KindSet::EMPTY; 3],
             ride_attack_kinds: [KindSet::EMPTY; 3],
             rider_lines: vec![Bitboard::EMPTY; 3 * NUM_SQUARES],
-            shifts: vec![None; 3 * MAX_KINDS],
+            shifts: vec![None; CK_SIZE],
         };
         Builder {
             geo,
@@ -524,7 +540,7 @@ impl<'a> Builder<'a> {
             rides.from |= from;
         }
         if atom.modality.captures() {
-            t.capture_riders[color.index() * 8 + d.0 as usize].insert(kind);
+            t.capture_riders[cd(color, d)].insert(kind);
         }
     }
 
