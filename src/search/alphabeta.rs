@@ -11,10 +11,6 @@ use super::{from_tt, to_tt, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::board::Position;
 use crate::core::{Color, Move, MoveList};
 
-/// Check extensions stop at this many times the iteration's depth in plies: where both sides
-/// can stand in check at once (the Existentialist's protected King+Archer may stay attacked),
-/// every move may give check and extend.
-const EXTENSION_PLY_FACTOR: usize = 2;
 /// With helpers, least depth of a node whose moves wait while another thread searches them.
 const DEFER_DEPTH: i32 = 3;
 
@@ -273,7 +269,7 @@ impl Worker<'_> {
                 deferred.push(m);
                 continue;
             }
-            let extend = gives_check && node.ply < EXTENSION_PLY_FACTOR * self.root_depth as usize;
+            let extend = gives_check && self.extends_check(pos, m, node.ply);
             let new_depth = node.depth - 1 + i32::from(extend);
             if defer {
                 self.shared.mark_busy(child.hash());

@@ -10,6 +10,10 @@ use super::MATE_BOUND;
 use crate::board::Position;
 use crate::core::Move;
 
+/// Check extensions stop at this many times the iteration's depth in plies: where both sides
+/// can stand in check at once (the Existentialist's protected King+Archer may stay attacked),
+/// every move may give check and extend.
+const EXTENSION_PLY_FACTOR: usize = 2;
 /// Least depth for null-move pruning.
 const NULL_MOVE_DEPTH: i32 = 3;
 /// Null-move reduction: a base and one more ply per this many plies of depth.
@@ -89,6 +93,14 @@ pub(super) fn see_threshold(depth: i32, quiet: bool) -> Option<i32> {
 }
 
 impl Worker<'_> {
+    /// Whether the checking move `m` at `ply` is searched a ply deeper: not beyond the
+    /// extension's ply limit, and not a check that loses material by static exchange (where the
+    /// game's exchanges are sound), whose checking piece is mostly lost for nothing.
+    pub(super) fn extends_check(&self, pos: &Position, m: Move, ply: usize) -> bool {
+        ply < EXTENSION_PLY_FACTOR * self.root_depth as usize
+            && !(self.see_on && self.see_below(pos, m, 0))
+    }
+
     /// Null move: if passing still beats beta, a real move will too (not in check, not without
     /// pieces, where zugzwang is likely, and only where the variant allows it). The score that
     /// ends the node, if it does.

@@ -611,3 +611,20 @@ fn capture_history_reorders_captures_by_their_cutoffs() {
         assert_eq!(first_capture(w), exd5);
     });
 }
+
+/// A check extends unless it loses material by static exchange: Qa8+ is safe, Qe5+ hands the
+/// queen to the knight on c6.
+#[test]
+fn a_check_that_loses_material_is_not_extended() {
+    let v = variants::by_name("chess").unwrap();
+    let pos = v.parse_fen("4k3/8/2n5/8/8/8/8/Q3K3 w - - 0 1").unwrap();
+    let mv =
+        |s: &str| crate::notation::parse_move(v, &pos, crate::notation::Dialect::Uci, s).unwrap();
+    with_worker(v, &TranspositionTable::new(1), |w| {
+        w.root_depth = 4;
+        assert!(w.extends_check(&pos, mv("a1a8"), 1));
+        assert!(!w.extends_check(&pos, mv("a1e5"), 1));
+        // Past twice the iteration's depth nothing extends.
+        assert!(!w.extends_check(&pos, mv("a1a8"), 8));
+    });
+}
