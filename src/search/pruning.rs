@@ -2,7 +2,7 @@
 //! move and internal iterative reduction before the moves; late-move pruning, futility, static
 //! exchange pruning and late-move reductions per move. Each is a guess that a part of the tree
 //! cannot matter, so each applies only away from PV lines or where the guess is cheap to
-//! correct.
+//! correct. The check extension, which lengthens a line instead, sits beside them.
 
 use super::alphabeta::Node;
 use super::worker::{LinePly, Worker};
