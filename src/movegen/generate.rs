@@ -405,8 +405,8 @@ pub(super) fn castling<H: Hooks + ?Sized>(
     let rules = h.rules();
     let us = pos.turn();
     let unmoved = pos.unmoved();
-    // Every castling needs an unmoved king of the mover: most positions past the opening
-    // have none.
+    // Every castling needs an unmoved king of the mover, so a mover with no unmoved piece at
+    // all (most positions past the opening) has none.
     if (unmoved & pos.color_bb(us)).is_empty() {
         return;
     }

@@ -22,12 +22,12 @@ pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut
 /// lets it (`Hooks::counts_in_bulk`), the moves the shortcuts prove legal are counted by their
 /// targets without being listed; the rest are listed and filtered as `legal` does.
 pub fn legal_count<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool) -> usize {
-    legal_count_in(h, pos, in_check, &mut MoveList::new())
+    legal_count_with(h, pos, in_check, &mut MoveList::new())
 }
 
 /// `legal_count` with `rest` as the list of the moves it must judge one by one (emptied first,
 /// left in any state): a caller counting many positions fills one list once, not one a count.
-pub fn legal_count_in<H: Hooks + ?Sized>(
+pub fn legal_count_with<H: Hooks + ?Sized>(
     h: &H,
     pos: &Position,
     in_check: bool,
@@ -372,20 +372,20 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> Bitboard {
     pinned
 }
 
-/// The pieces of `ours` standing alone between `ksq` and a piece of `riders` (of colour `them`)
-/// that captures along that line.
+/// The pieces of `ours` standing alone between `ksq` and a piece of `all_riders` (of colour
+/// `them`) that captures along that line.
 fn pinned_on_lines(
     rules: &Rules,
     pos: &Position,
     ksq: Square,
     ours: Bitboard,
-    riders: Bitboard,
+    all_riders: Bitboard,
     them: Color,
 ) -> Bitboard {
     let t = &rules.tables;
     let occ = pos.occupied();
     let mut pinned = Bitboard::EMPTY;
-    let mut rider_sets = RiderSets::new(pos, riders);
+    let mut rider_sets = RiderSets::new(pos, all_riders);
     for e in Direction::BY_LINE {
         let riders = rider_sets.of(t.capture_riders(them, e.opposite()));
         // Most lines from the royal piece hold no enemy piece riding along them: one mask test.
@@ -410,29 +410,29 @@ fn pinned_on_lines(
 /// a pass in `Direction::BY_LINE` order usually reuses the union it found last.
 struct RiderSets<'a> {
     pos: &'a Position,
-    theirs: Bitboard,
+    among: Bitboard,
     kinds: KindSet,
     pieces: Bitboard,
 }
 
 impl<'a> RiderSets<'a> {
-    /// The riders among `theirs`, none worked out yet.
+    /// The riders among `among`, none worked out yet.
     #[inline(always)]
-    fn new(pos: &'a Position, theirs: Bitboard) -> Self {
+    fn new(pos: &'a Position, among: Bitboard) -> Self {
         RiderSets {
             pos,
-            theirs,
+            among,
             kinds: KindSet::EMPTY,
             pieces: Bitboard::EMPTY,
         }
     }
 
-    /// The pieces of `theirs` of any of `kinds`.
+    /// The pieces of `among` of any of `kinds`.
     #[inline(always)]
     fn of(&mut self, kinds: KindSet) -> Bitboard {
         if kinds != self.kinds {
             self.kinds = kinds;
-            self.pieces = self.pos.kinds_bb(kinds) & self.theirs;
+            self.pieces = self.pos.kinds_bb(kinds) & self.among;
         }
         self.pieces
     }

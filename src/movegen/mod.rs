@@ -25,7 +25,7 @@ pub use attacks::{attacked_by, table_attacked};
 pub use generate::{en_passant, moves_of, pseudo_legal, pseudo_legal_noisy, push_target};
 pub use hooks::{default_rights, Hooks, Rights, Rulings, Shortcuts};
 pub use legal::{
-    castling_pieces_stand, legal, legal_count, legal_count_in, legal_noisy, royal_attacked,
+    castling_pieces_stand, legal, legal_count, legal_count_with, legal_noisy, royal_attacked,
     table_evasions, table_shortcuts, validate_basic, validate_stateless, validate_two_players,
     BulkCount,
 };

@@ -239,7 +239,8 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// Compiles a spec.
+    /// Compiles a spec, with each castling's `must_be_empty` cleared of its king's and
+    /// partner's own squares.
     pub fn compile(mut spec: RuleSpec) -> Result<Rules, RulesError> {
         // The king and its partner never stand in their own way.
         for c in &mut spec.castling {

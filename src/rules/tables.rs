@@ -176,11 +176,13 @@ pub struct Tables {
     has_lame: [bool; CK_SIZE],
     /// Per colour: kinds that capture by a leap or a lame leap.
     leap_attack_kinds: [KindSet; 3],
-    /// Per colour: kinds that capture by riding in some direction.
+    /// Per colour: the game's kinds (not its movement templates) that capture by riding in
+    /// some direction.
     ride_attack_kinds: [KindSet; 3],
-    /// Per (colour, square): the squares from which some kind of that colour could capture onto
-    /// the square riding, the lines through it in the directions its riders ride.
-    rider_lines: Vec<Bitboard>,
+    /// Per (colour, square), indexed by `cs`: every square from which a piece of that colour
+    /// might capture onto the square by riding. A superset: the rays behind the square in each
+    /// direction one of the colour's kinds rides, whatever the range, start squares or kind.
+    rider_lines: [Bitboard; 4 * 128],
     /// Per (colour, kind): its leaps as shifts, for a kind without rides and with at most
     /// `MAX_SHIFTS` different leaps.
     shifts: Vec<Option<Shifts>>,
@@ -196,13 +198,22 @@ const _: () = assert!(MAX_KINDS == 32);
 
 #[inline]
 fn ck(c: Color, k: PieceKind) -> usize {
+    debug_assert!(k.index() < MAX_KINDS);
     (c.index() & 3) << 5 | (k.index() & 31)
 }
 
 /// The index of a (colour, direction) in `Tables::capture_riders`, in bounds by its bit fields.
 #[inline]
 fn cd(c: Color, d: Direction) -> usize {
+    debug_assert!(d.0 < 8);
     (c.index() & 3) << 3 | (d.0 as usize & 7)
+}
+
+/// The index of a (colour, square) in `Tables::rider_lines`, in bounds by its bit fields.
+#[inline]
+fn cs(c: Color, sq: Square) -> usize {
+    debug_assert!(sq.index() < NUM_SQUARES);
+    (c.index() & 3) << 7 | (sq.index() & 127)
 }
 
 #[inline]
@@ -226,6 +237,7 @@ impl Tables {
     /// Squares from `sq` in direction `d` up to the edge or a hole.
     #[inline]
     pub fn ray(&self, d: Direction, sq: Square) -> Bitboard {
+        debug_assert!(d.0 < 8);
         self.rays[sq.index()][d.0 as usize & 7]
     }
 
@@ -351,11 +363,11 @@ impl Tables {
         self.ride_attack_kinds[c.index()]
     }
 
-    /// The squares from which a piece of `c` could capture onto `sq` by riding (with the board
-    /// empty): the lines through `sq` in the directions `c`'s pieces ride.
+    /// Every square from which a piece of `c` might capture onto `sq` by riding, with the board
+    /// empty (a superset: see the field).
     #[inline]
     pub fn rider_lines(&self, c: Color, sq: Square) -> Bitboard {
-        self.rider_lines[c.index() * NUM_SQUARES + sq.index()]
+        self.rider_lines[cs(c, sq)]
     }
 
     /// The kind's leaps as shifts of the whole board, if it has no rides and few leaps.
@@ -378,7 +390,7 @@ fn land(geo: &Geometry, sq: Square, df: i8, dr: i8) -> Option<Square> {
         .filter(|&s| geo.board().contains(s) && geo.same_board(sq, s))
 }
 
-/// Per (direction, square): the squares along the direction up to the edge or a hole.
+/// Per (square, direction): the squares along the direction up to the edge or a hole.
 fn build_rays(geo: &Geometry) -> Box<[[Bitboard; 8]; 256]> {
     let mut rays: Box<[[Bitboard; 8]; 256]> = vec![[Bitboard::EMPTY; 8]; 256]
         .into_boxed_slice()
@@ -446,7 +458,7 @@ impl<'a> Builder<'a> {
             has_lame: [false; CK_SIZE],
             leap_attack_kinds: [KindSet::EMPTY; 3],
             ride_attack_kinds: [KindSet::EMPTY; 3],
-            rider_lines: vec![Bitboard::EMPTY; 3 * NUM_SQUARES],
+            rider_lines: [Bitboard::EMPTY; 4 * 128],
             shifts: vec![None; CK_SIZE],
         };
         Builder {
@@ -617,7 +629,8 @@ impl<'a> Builder<'a> {
         self.t.has_lame[ck(color, kind)] = true;
     }
 
-    /// The finished tables: the kinds that capture by leaping, and the lame lists packed.
+    /// The finished tables: the kinds that capture by leaping or riding, the lines riders
+    /// capture along, each kind's shifts, and the lame lists packed.
     fn finish(mut self, num_kinds: usize) -> Tables {
         let board = self.geo.board();
         let t = &mut self.t;
@@ -636,7 +649,11 @@ impl<'a> Builder<'a> {
         for color in Color::ALL {
             for d in 0..8u8 {
                 let d = Direction(d);
-                let riders = t.capture_riders(color, d);
+                // Movement templates never stand on the board: only the game's kinds count.
+                let riders: KindSet = t
+                    .capture_riders(color, d)
+                    .filter(|k| k.index() < num_kinds)
+                    .collect();
                 if riders.is_empty() {
                     continue;
                 }
@@ -644,8 +661,7 @@ impl<'a> Builder<'a> {
                     t.ride_attack_kinds[color.index()].insert(kind);
                 }
                 for sq in board {
-                    let back = t.ray(d.opposite(), sq);
-                    t.rider_lines[color.index() * NUM_SQUARES + sq.index()] |= back;
+                    t.rider_lines[cs(color, sq)] |= t.ray(d.opposite(), sq);
                 }
             }
         }

@@ -226,7 +226,7 @@ impl<H: GameModule> Variant for Pipeline<H> {
     }
 
     fn legal_count_with(&self, pos: &Position, scratch: &mut MoveList) -> usize {
-        movegen::legal_count_in(&self.0, pos, self.in_check(pos), scratch)
+        movegen::legal_count_with(&self.0, pos, self.in_check(pos), scratch)
     }
 
     fn noisy_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
