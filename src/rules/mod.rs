@@ -102,7 +102,8 @@ pub struct CastleSpec {
     pub partner_from: Square,
     /// Partner end.
     pub partner_to: Square,
-    /// Squares that must be empty (other than the king and partner themselves).
+    /// Squares that must be empty, other than the king's and partner's own: `Rules::compile`
+    /// takes those out, so that a spec may name the whole path.
     pub must_be_empty: Bitboard,
     /// Squares the king stands on or crosses, none of which may be attacked.
     pub must_be_safe: Bitboard,

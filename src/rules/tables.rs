@@ -169,7 +169,7 @@ pub struct Tables {
     quiet_rides: [Rides; CK_SIZE],
     capture_rides: [Rides; CK_SIZE],
     /// Per (colour, direction): kinds that capture by sliding in that direction.
-    capture_riders: [KindSet; 4 * 8],
+    capture_riders: [KindSet; COLOR_SLOTS * 8],
     /// Per (colour, kind): quiet and capture moves are the same set (most pieces).
     symmetric: [bool; CK_SIZE],
     /// Per (colour, kind): has any lame leap.
@@ -182,7 +182,7 @@ pub struct Tables {
     /// Per (colour, square), indexed by `cs`: every square from which a piece of that colour
     /// might capture onto the square by riding. A superset: the rays behind the square in each
     /// direction one of the colour's kinds rides, whatever the range, start squares or kind.
-    rider_lines: [Bitboard; 4 * 128],
+    rider_lines: [Bitboard; COLOR_SLOTS * SQUARE_SLOTS],
     /// Per (colour, kind): its leaps as shifts, for a kind without rides and with at most
     /// `MAX_SHIFTS` different leaps.
     shifts: Vec<Option<Shifts>>,
@@ -191,29 +191,36 @@ pub struct Tables {
 /// Distances the `within` table holds, 0 to 11: the longest line on a board twelve files wide.
 const WITHIN_SIZES: usize = 12;
 
-/// Entries of a table per (colour, kind). An index is two bit fields (colour in 2 bits, kind in
-/// 5: `ck`), so that it is provably in bounds and lookups in the generator need no check.
-const CK_SIZE: usize = 4 * MAX_KINDS;
-const _: () = assert!(MAX_KINDS == 32);
+/// Colours a per-colour table holds room for: the three, rounded up so that an index taken
+/// modulo it needs no bounds check.
+const COLOR_SLOTS: usize = 4;
+/// Squares a per-square table holds room for: every square index, rounded up likewise.
+const SQUARE_SLOTS: usize = 128;
+const _: () = assert!(NUM_SQUARES <= SQUARE_SLOTS);
+/// Entries of a table per (colour, kind), indexed by `ck`.
+const CK_SIZE: usize = COLOR_SLOTS * MAX_KINDS;
 
+/// The index of a (colour, kind) in the tables per (colour, kind). Each part is taken modulo its
+/// room (a mask, the rooms being powers of two), so that the index is provably in bounds and
+/// lookups in the generator need no check; the parts are in range anyway.
 #[inline]
 fn ck(c: Color, k: PieceKind) -> usize {
     debug_assert!(k.index() < MAX_KINDS);
-    (c.index() & 3) << 5 | (k.index() & 31)
+    c.index() % COLOR_SLOTS * MAX_KINDS + k.index() % MAX_KINDS
 }
 
-/// The index of a (colour, direction) in `Tables::capture_riders`, in bounds by its bit fields.
+/// The index of a (colour, direction) in `Tables::capture_riders`, in bounds as `ck`'s is.
 #[inline]
 fn cd(c: Color, d: Direction) -> usize {
     debug_assert!(d.0 < 8);
-    (c.index() & 3) << 3 | (d.0 as usize & 7)
+    c.index() % COLOR_SLOTS * 8 + d.0 as usize % 8
 }
 
-/// The index of a (colour, square) in `Tables::rider_lines`, in bounds by its bit fields.
+/// The index of a (colour, square) in `Tables::rider_lines`, in bounds as `ck`'s is.
 #[inline]
 fn cs(c: Color, sq: Square) -> usize {
     debug_assert!(sq.index() < NUM_SQUARES);
-    (c.index() & 3) << 7 | (sq.index() & 127)
+    c.index() % COLOR_SLOTS * SQUARE_SLOTS + sq.index() % SQUARE_SLOTS
 }
 
 #[inline]
@@ -238,7 +245,7 @@ impl Tables {
     #[inline]
     pub fn ray(&self, d: Direction, sq: Square) -> Bitboard {
         debug_assert!(d.0 < 8);
-        self.rays[sq.index()][d.0 as usize & 7]
+        self.rays[sq.index()][d.0 as usize % 8]
     }
 
     /// Squares within Chebyshev distance `r` of `sq`.
@@ -453,12 +460,12 @@ impl<'a> Builder<'a> {
             rev_lame_span: vec![(0, 0); n],
             quiet_rides: [Rides::default(); CK_SIZE],
             capture_rides: [Rides::default(); CK_SIZE],
-            capture_riders: [KindSet::EMPTY; 4 * 8],
+            capture_riders: [KindSet::EMPTY; COLOR_SLOTS * 8],
             symmetric: [true; CK_SIZE],
             has_lame: [false; CK_SIZE],
             leap_attack_kinds: [KindSet::EMPTY; 3],
             ride_attack_kinds: [KindSet::EMPTY; 3],
-            rider_lines: [Bitboard::EMPTY; 4 * 128],
+            rider_lines: [Bitboard::EMPTY; COLOR_SLOTS * SQUARE_SLOTS],
             shifts: vec![None; CK_SIZE],
         };
         Builder {

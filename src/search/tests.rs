@@ -579,16 +579,24 @@ fn a_tree_the_rules_resolve_stops_deepening() {
     assert_eq!(r.score, 0);
 }
 
+/// FIDE chess and a position of it.
+fn chess_at(fen: &str) -> (&'static dyn Variant, Position) {
+    let v = variants::by_name("chess").unwrap();
+    (v, v.parse_fen(fen).unwrap())
+}
+
+/// The move `s` (UCI notation) in `pos`.
+fn uci(v: &dyn Variant, pos: &Position, s: &str) -> Move {
+    crate::notation::parse_move(v, pos, crate::notation::Dialect::Uci, s).unwrap()
+}
+
 /// Capture history reorders captures: exf5 takes a knight and comes before exd5, which takes a
 /// pawn, until exd5 has refuted the node many times after exf5 was tried; then exd5 comes
 /// first. Quiet moves' cutoffs after exf5 only punish exf5, which alone does not flip them.
 #[test]
 fn capture_history_reorders_captures_by_their_cutoffs() {
-    let v = variants::by_name("chess").unwrap();
-    let pos = v.parse_fen("4k3/8/8/3p1n2/4P3/8/8/4K3 w - - 0 1").unwrap();
-    let mv =
-        |s: &str| crate::notation::parse_move(v, &pos, crate::notation::Dialect::Uci, s).unwrap();
-    let (exf5, exd5) = (mv("e4f5"), mv("e4d5"));
+    let (v, pos) = chess_at("4k3/8/8/3p1n2/4P3/8/8/4K3 w - - 0 1");
+    let (exf5, exd5) = (uci(v, &pos, "e4f5"), uci(v, &pos, "e4d5"));
     let first_capture = |w: &mut worker::Worker| {
         let mut moves = MoveList::new();
         v.legal_moves(&pos, &mut moves);
@@ -616,10 +624,8 @@ fn capture_history_reorders_captures_by_their_cutoffs() {
 /// queen to the knight on c6.
 #[test]
 fn a_check_that_loses_material_is_not_extended() {
-    let v = variants::by_name("chess").unwrap();
-    let pos = v.parse_fen("4k3/8/2n5/8/8/8/8/Q3K3 w - - 0 1").unwrap();
-    let mv =
-        |s: &str| crate::notation::parse_move(v, &pos, crate::notation::Dialect::Uci, s).unwrap();
+    let (v, pos) = chess_at("4k3/8/2n5/8/8/8/8/Q3K3 w - - 0 1");
+    let mv = |s: &str| uci(v, &pos, s);
     with_worker(v, &TranspositionTable::new(1), |w| {
         w.root_depth = 4;
         assert!(w.extends_check(&pos, mv("a1a8"), 1));

@@ -68,9 +68,8 @@ pub fn fide_castling(
                 (king_file - 2, king_file - 1)
             };
             let span = |a: u8, b: u8| -> Bitboard { (a.min(b)..=a.max(b)).map(sq).collect() };
-            let must_be_empty = (span(king_file, king_to) | span(rook_file, rook_to))
-                & !Bitboard::from_square(sq(king_file))
-                & !Bitboard::from_square(sq(rook_file));
+            // `Rules::compile` takes the king's and rook's own squares out.
+            let must_be_empty = span(king_file, king_to) | span(rook_file, rook_to);
             out.push(CastleSpec {
                 color,
                 letter: if color == Color::White {
