@@ -36,6 +36,11 @@ pub struct Shortcuts {
     /// A royal piece whose ordinary moves are legal when their target is not attacked with the
     /// royal piece lifted off the board.
     pub royal: Option<Square>,
+    /// Whether the castling moves of `royal` are legal when their target is not attacked with
+    /// both castling pieces moved (the generator has found the path safe): the test of its
+    /// ordinary moves, for a game whose exposure depends on nothing else the partner's move
+    /// changes.
+    pub castling: bool,
     /// Every move the game allows is legal, of whatever kind (a game without royal pieces).
     pub every_move: bool,
     /// Drops and the pass are legal as generated: they expose nothing (the game's `exposed`
@@ -53,6 +58,7 @@ impl Shortcuts {
         safe: Bitboard::EMPTY,
         risky: Bitboard::EMPTY,
         royal: None,
+        castling: false,
         every_move: false,
         drops_and_pass: false,
         evasions: Bitboard::ALL,

@@ -202,6 +202,7 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
         safe,
         risky,
         royal,
+        castling,
         drops_and_pass,
         evasions,
         ..
@@ -226,6 +227,8 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
             } else {
                 legal_by_making(h, pos, m)
             }
+        } else if castling && m.kind() == MoveKind::Castle && Some(m.from()) == royal {
+            castles_safely(h, pos, m, attackers)
         } else if m.kind() == MoveKind::Transform && !EVADING && safe.contains(m.from()) {
             // A transformation moves nothing, so it exposes nothing either (in check it
             // leaves the check standing: made and judged).
@@ -246,6 +249,27 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
     });
 }
 
+/// Whether the castling move `m` of the royal piece leaves it safe, its path having been found
+/// safe when the move was generated: its target is not attacked by `attackers` with both pieces
+/// moved (a partner that left a line may open it onto the target).
+fn castles_safely<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move, attackers: Bitboard) -> bool {
+    let us = pos.turn();
+    let partner_from = m.aux().expect("castling has a partner");
+    let Some(c) = h
+        .rules()
+        .spec
+        .castling
+        .iter()
+        .find(|c| c.color == us && c.king_from == m.from() && c.partner_from == partner_from)
+    else {
+        return legal_by_making(h, pos, m);
+    };
+    let lifted = Bitboard::from_square(c.king_from) | Bitboard::from_square(c.partner_from);
+    let placed = Bitboard::from_square(c.king_to) | Bitboard::from_square(c.partner_to);
+    let occ = (pos.occupied() & !lifted) | placed;
+    !h.attacked(pos, c.king_to, occ, attackers, Method::Fast)
+}
+
 /// The default shortcuts, from the tables: with one royal piece and not in check, every piece
 /// but the royal one and those standing alone between it and an enemy piece that captures along
 /// that line, or on the path of an enemy lame leap onto it. Conservative: a piece left out is
@@ -261,6 +285,7 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
             safe: Bitboard::ALL,
             risky: Bitboard::EMPTY,
             royal: None,
+            castling: false,
             every_move: rules.royal.is_empty(),
             drops_and_pass: false,
             evasions: Bitboard::ALL,
@@ -278,6 +303,7 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
         safe,
         risky: Bitboard::EMPTY,
         royal: Some(ksq),
+        castling: true,
         every_move: false,
         drops_and_pass: false,
         evasions: Bitboard::ALL,

@@ -323,4 +323,68 @@ mod tests {
             }
         }
     }
+
+    /// FIDE's pieces on a board ten files wide, its king-side rook on the i-file, one file in
+    /// from the corner: the one place where castling's partner may shield the king's target.
+    struct InnerRook {
+        rules: Rules,
+    }
+
+    impl Hooks for InnerRook {
+        fn rules(&self) -> &Rules {
+            &self.rules
+        }
+    }
+
+    impl GameModule for InnerRook {}
+    impl SearchSwitches for InnerRook {}
+    impl Presentation for InnerRook {}
+
+    fn inner_rook() -> Pipeline<InnerRook> {
+        let geometry = Geometry::rectangle(10, 8).unwrap();
+        let castling = fide_castling(&geometry, KING, ROOK, 4, [0, 8]);
+        let rules = Rules::compile(RuleSpec {
+            name: "inner-rook",
+            description: "FIDE pieces, ten files, the king's rook on i1",
+            pieces: fide_pieces("QRBN"),
+            templates: Vec::new(),
+            start_fen: "4k5/10/10/10/10/10/10/4K3R1 w K - 0 1",
+            castling,
+            promotion_zone: RuleSpec::zone_from_ranks(&geometry, &[7]),
+            drop_zone: RuleSpec::whole_board(&geometry),
+            fifty_move_plies: 100,
+            repetition_count: 3,
+            state: StateSpec::default(),
+            xboard_builtin: None,
+            geometry,
+        })
+        .unwrap();
+        Pipeline(InnerRook { rules })
+    }
+
+    /// The castling filter judges the king's target with both pieces moved: castling off the
+    /// i-file opens the rank to the enemy rook on j1, which the rook on i1 shielded while the
+    /// path was tested. The fast generator, its count and the reference must all refuse it.
+    #[test]
+    fn castling_judges_the_target_with_the_partner_moved() {
+        let v = inner_rook();
+        let castles = |fen: &str| {
+            let pos = v.parse_fen(fen).unwrap();
+            let mut moves = crate::core::MoveList::new();
+            v.legal_moves(&pos, &mut moves);
+            let fast = moves
+                .iter()
+                .any(|m| m.kind() == crate::core::MoveKind::Castle);
+            let reference = v
+                .reference_moves(&pos)
+                .iter()
+                .any(|m| m.kind() == crate::core::MoveKind::Castle);
+            assert_eq!(fast, reference, "{fen}");
+            assert_eq!(v.legal_count(&pos), moves.len(), "{fen}");
+            fast
+        };
+        assert!(castles("4k5/10/10/10/10/10/10/4K3R1 w K - 0 1"));
+        assert!(castles("4k5/10/10/10/10/10/9r/4K3R1 w K - 0 1"));
+        assert!(!castles("4k5/10/10/10/10/10/10/4K3Rr w K - 0 1"));
+    }
 }

@@ -276,6 +276,7 @@ impl Hooks for Schizophrenic {
             safe,
             risky: Bitboard::EMPTY,
             royal: Some(king),
+            castling: false,
             every_move: false,
             drops_and_pass: false,
             evasions: Bitboard::ALL,
