@@ -32,10 +32,22 @@ pub fn push_target(
 /// All pseudo-legal moves of the side to move, the game's own included, before the game's
 /// `allows` filter (which the legality filter applies in the same pass).
 pub fn pseudo_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
+    pseudo_legal_judged(h, pos, in_check, None, out);
+}
+
+/// `pseudo_legal`, where the castling moves of the royal piece on `judged_royal` leave their
+/// target to the legality filter (`Shortcuts::castling`).
+pub(super) fn pseudo_legal_judged<H: Hooks + ?Sized>(
+    h: &H,
+    pos: &Position,
+    in_check: bool,
+    judged_royal: Option<Square>,
+    out: &mut MoveList,
+) {
     let rules = h.rules();
     let rights = h.rights(pos, in_check);
     board_moves(rules, pos, &rights, false, out);
-    castling(h, pos, in_check, out);
+    castling(h, pos, in_check, judged_royal, out);
     drops(rules, pos, out);
     h.extra_moves(pos, in_check, out);
     if h.turns_have_parts() {
@@ -395,11 +407,14 @@ pub fn moves_of(
 }
 
 /// Castling moves whose king and partner stand unmoved on their squares, with the squares
-/// between empty and the king's squares safe by the game's attack test.
+/// between empty and the king's squares safe by the game's attack test; a king on
+/// `judged_royal` has its target left to the legality filter, which judges it with both pieces
+/// moved (`Shortcuts::castling`).
 pub(super) fn castling<H: Hooks + ?Sized>(
     h: &H,
     pos: &Position,
     in_check: bool,
+    judged_royal: Option<Square>,
     out: &mut MoveList,
 ) {
     let rules = h.rules();
@@ -430,9 +445,14 @@ pub(super) fn castling<H: Hooks + ?Sized>(
             continue;
         }
         let attackers = *attackers.get_or_insert_with(|| h.attackers(pos, us));
+        let judged_later = if judged_royal == Some(c.king_from) {
+            Some(c.king_to)
+        } else {
+            None
+        };
         if c.must_be_safe
             .into_iter()
-            .filter(|&sq| sq != c.king_from)
+            .filter(|&sq| sq != c.king_from && Some(sq) != judged_later)
             .any(|sq| h.attacked(pos, sq, occ, attackers, Method::Fast))
         {
             continue;

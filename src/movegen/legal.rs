@@ -13,9 +13,16 @@ use super::{attacks, generate, Hooks, Method, Shortcuts};
 
 /// All legal moves of the side to move; `in_check` says whether it is in check.
 pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
-    generate::pseudo_legal(h, pos, in_check, out);
-    retain_legal(h, pos, in_check, out);
+    let shortcuts = h.shortcuts(pos, in_check);
+    generate::pseudo_legal_judged(h, pos, in_check, judged_royal(shortcuts), out);
+    filter_legal(h, pos, shortcuts, out);
     enforce_compulsion(h, pos, out);
+}
+
+/// The royal piece whose castling targets the legality filter judges (`Shortcuts::castling`),
+/// so that generation need not.
+fn judged_royal(shortcuts: Shortcuts) -> Option<Square> {
+    shortcuts.royal.filter(|_| shortcuts.castling)
 }
 
 /// The number of legal moves of the side to move, as `legal` would list them. Where the game
@@ -55,7 +62,7 @@ pub fn legal_count_with<H: Hooks + ?Sized>(
     };
     generate::board_moves_into(rules, pos, &rights, false, &mut sink);
     let counted = sink.count;
-    generate::castling(h, pos, in_check, rest);
+    generate::castling(h, pos, in_check, judged_royal(shortcuts), rest);
     generate::drops(rules, pos, rest);
     let mut extra = BulkCount {
         shortcuts,
