@@ -65,7 +65,7 @@ fn attacked_by_color(
         if (t.leap_capturers(by, kind, sq) & of_kind).nonempty() {
             return true;
         }
-        if t.has_lame(by, kind)
+        if t.has_lame_capture(by, kind)
             && t.lame_capturers(by, kind, sq)
                 .iter()
                 .any(|l| of_kind.contains(l.square) && (l.via & occ).is_empty())

@@ -352,7 +352,7 @@ fn evasion_squares(rules: &Rules, pos: &Position, ksq: Square, them: Color) -> O
             continue;
         }
         checkers |= t.leap_capturers(them, kind, ksq) & of_kind;
-        if t.has_lame(them, kind) {
+        if t.has_lame_capture(them, kind) {
             for l in t.lame_capturers(them, kind, ksq) {
                 if of_kind.contains(l.square) && (l.via & occ).is_empty() {
                     checkers.insert(l.square);
@@ -393,7 +393,7 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> Bitboard {
     };
     // Only the kinds that capture by a leap have lame capturing leaps.
     for kind in t.leap_attack_kinds(them) {
-        if t.has_lame(them, kind) {
+        if t.has_lame_capture(them, kind) {
             let theirs = pos.pieces(them, kind);
             for l in t.lame_capturers(them, kind, ksq) {
                 if theirs.contains(l.square) {

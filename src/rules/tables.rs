@@ -174,6 +174,8 @@ pub struct Tables {
     symmetric: [bool; CK_SIZE],
     /// Per (colour, kind): has any lame leap.
     has_lame: [bool; CK_SIZE],
+    /// Per (colour, kind): whether any of its lame leaps captures.
+    has_lame_capture: [bool; CK_SIZE],
     /// Per colour: kinds that capture by a leap or a lame leap.
     leap_attack_kinds: [KindSet; 3],
     /// Per colour: the game's kinds (not its movement templates) that capture by riding in
@@ -388,6 +390,13 @@ impl Tables {
     pub fn has_lame(&self, c: Color, k: PieceKind) -> bool {
         self.has_lame[ck(c, k)]
     }
+
+    /// Whether the kind has lame leaps that capture (a pawn's double step does not): only these
+    /// can attack a square.
+    #[inline]
+    pub fn has_lame_capture(&self, c: Color, k: PieceKind) -> bool {
+        self.has_lame_capture[ck(c, k)]
+    }
 }
 
 /// Where a step or leap of `(df, dr)` from `sq` lands: a playable square of the board it starts on
@@ -463,6 +472,7 @@ impl<'a> Builder<'a> {
             capture_riders: [KindSet::EMPTY; COLOR_SLOTS * 8],
             symmetric: [true; CK_SIZE],
             has_lame: [false; CK_SIZE],
+            has_lame_capture: [false; CK_SIZE],
             leap_attack_kinds: [KindSet::EMPTY; 3],
             ride_attack_kinds: [KindSet::EMPTY; 3],
             rider_lines: [Bitboard::EMPTY; COLOR_SLOTS * SQUARE_SLOTS],
@@ -632,6 +642,7 @@ impl<'a> Builder<'a> {
                 via,
                 modality: atom.modality,
             });
+            self.t.has_lame_capture[ck(color, kind)] = true;
         }
         self.t.has_lame[ck(color, kind)] = true;
     }
