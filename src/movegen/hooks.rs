@@ -36,6 +36,11 @@ pub struct Shortcuts {
     /// A royal piece whose ordinary moves are legal when their target is not attacked with the
     /// royal piece lifted off the board.
     pub royal: Option<Square>,
+    /// Pieces (not on `safe`) that stand alone on a line between `royal` and an enemy piece
+    /// that would attack it along the line once they left it, and on no enemy lame leap's path:
+    /// out of check, their ordinary moves are legal exactly when they stay on that line between
+    /// the two or take the pinning piece.
+    pub line_pinned: Bitboard,
     /// Whether the castling moves of `royal` are legal when their target is not attacked with
     /// both castling pieces moved (the generator has found the path safe): the test of its
     /// ordinary moves, for a game whose exposure depends on nothing else the partner's move
@@ -58,6 +63,7 @@ impl Shortcuts {
         safe: Bitboard::EMPTY,
         risky: Bitboard::EMPTY,
         royal: None,
+        line_pinned: Bitboard::EMPTY,
         castling: false,
         every_move: false,
         drops_and_pass: false,

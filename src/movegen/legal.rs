@@ -209,6 +209,7 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
         safe,
         risky,
         royal,
+        line_pinned,
         castling,
         drops_and_pass,
         evasions,
@@ -231,6 +232,9 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
                 // The piece it captures attacks nothing any more.
                 let attackers = attackers & without_royal & !Bitboard::from_square(m.to());
                 !h.attacked(pos, m.to(), without_royal, attackers, Method::Fast)
+            } else if !EVADING && line_pinned.contains(m.from()) && !risky.contains(m.to()) {
+                let ksq = royal.expect("line pins are to the royal piece");
+                stays_on_pin_line(h.rules(), pos, ksq, m.from(), m.to())
             } else {
                 legal_by_making(h, pos, m)
             }
@@ -292,6 +296,7 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
             safe: Bitboard::ALL,
             risky: Bitboard::EMPTY,
             royal: None,
+            line_pinned: Bitboard::EMPTY,
             castling: false,
             every_move: rules.royal.is_empty(),
             drops_and_pass: false,
@@ -301,15 +306,17 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
     let Some(ksq) = royals.first().filter(|_| !royals.more_than_one()) else {
         return Shortcuts::NONE;
     };
-    let safe = if in_check {
-        Bitboard::EMPTY
+    let (safe, line_pinned) = if in_check {
+        (Bitboard::EMPTY, Bitboard::EMPTY)
     } else {
-        !pinned(rules, pos, ksq, us) & !Bitboard::from_square(ksq)
+        let (pinned, line_pinned) = pinned(rules, pos, ksq, us);
+        (!pinned & !Bitboard::from_square(ksq), line_pinned)
     };
     Shortcuts {
         safe,
         risky: Bitboard::EMPTY,
         royal: Some(ksq),
+        line_pinned,
         castling: true,
         every_move: false,
         drops_and_pass: false,
@@ -332,7 +339,7 @@ pub fn table_evasions(rules: &Rules, pos: &Position, in_check: bool) -> Shortcut
     let Some(evasions) = evasion_squares(rules, pos, ksq, us.opponent()) else {
         return s;
     };
-    s.safe = !pinned(rules, pos, ksq, us) & !Bitboard::from_square(ksq);
+    s.safe = !pinned(rules, pos, ksq, us).0 & !Bitboard::from_square(ksq);
     s.evasions = evasions;
     s
 }
@@ -378,35 +385,40 @@ fn evasion_squares(rules: &Rules, pos: &Position, ksq: Square, them: Color) -> O
     }
 }
 
-/// Our pieces whose move could expose the royal piece on `ksq`: those standing alone between it
-/// and an enemy slider, and those on the path of an enemy lame leap onto it.
-fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> Bitboard {
+/// Our pieces whose move could expose the royal piece on `ksq` (those standing alone between it
+/// and an enemy slider, and those on the path of an enemy lame leap onto it), and among them
+/// those held by a slider alone whose attack is certain once they leave its line
+/// (`Shortcuts::line_pinned`).
+fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> (Bitboard, Bitboard) {
     let t = &rules.tables;
     let them = us.opponent();
     let ours = pos.color_bb(us);
     let riders = pos.kinds_bb(t.ride_attack_kinds(them)) & pos.color_bb(them);
     // Most royal pieces have no enemy rider on their lines at all: one mask test.
-    let mut pinned = if (t.rider_lines(them, ksq) & riders).is_empty() {
-        Bitboard::EMPTY
+    let (mut pinned, on_lines) = if (t.rider_lines(them, ksq) & riders).is_empty() {
+        (Bitboard::EMPTY, Bitboard::EMPTY)
     } else {
         pinned_on_lines(rules, pos, ksq, ours, riders, them)
     };
+    let mut on_lame_paths = Bitboard::EMPTY;
     // Only the kinds that capture by a leap have lame capturing leaps.
     for kind in t.leap_attack_kinds(them) {
         if t.has_lame_capture(them, kind) {
             let theirs = pos.pieces(them, kind);
             for l in t.lame_capturers(them, kind, ksq) {
                 if theirs.contains(l.square) {
-                    pinned |= l.via & ours;
+                    on_lame_paths |= l.via & ours;
                 }
             }
         }
     }
-    pinned
+    pinned |= on_lame_paths;
+    (pinned, on_lines & !on_lame_paths)
 }
 
 /// The pieces of `ours` standing alone between `ksq` and a piece of `all_riders` (of colour
-/// `them`) that captures along that line.
+/// `them`) that captures along that line; and those of them the piece beyond would surely
+/// attack `ksq` through (by the attack test's own rider look, range included).
 fn pinned_on_lines(
     rules: &Rules,
     pos: &Position,
@@ -414,10 +426,11 @@ fn pinned_on_lines(
     ours: Bitboard,
     all_riders: Bitboard,
     them: Color,
-) -> Bitboard {
+) -> (Bitboard, Bitboard) {
     let t = &rules.tables;
     let occ = pos.occupied();
     let mut pinned = Bitboard::EMPTY;
+    let mut certain = Bitboard::EMPTY;
     let mut rider_sets = RiderSets::new(pos, all_riders);
     for e in Direction::BY_LINE {
         let riders = rider_sets.of(t.capture_riders(them, e.opposite()));
@@ -433,9 +446,31 @@ fn pinned_on_lines(
                 .is_some_and(|b2| riders.contains(b2))
         {
             pinned.insert(b1);
+            let lifted = occ & !Bitboard::from_square(b1);
+            let opposite = e.opposite();
+            if attacks::rider_attacker(rules, pos, ksq, lifted, riders, them, opposite).is_some() {
+                certain.insert(b1);
+            }
         }
     }
-    pinned
+    (pinned, certain)
+}
+
+/// Whether the move of the piece on `from`, pinned to the royal piece on `ksq` along a line
+/// (`Shortcuts::line_pinned`), to `to` keeps that line shut: `to` lies between the two, or
+/// on the pinning piece.
+fn stays_on_pin_line(rules: &Rules, pos: &Position, ksq: Square, from: Square, to: Square) -> bool {
+    let t = &rules.tables;
+    let Some(e) = Direction::BY_LINE
+        .into_iter()
+        .find(|&e| t.ray(e, ksq).contains(from))
+    else {
+        return false;
+    };
+    let Some(pinner) = t.first_blocker(e, from, pos.occupied()) else {
+        return false;
+    };
+    (t.ray(e, ksq) & !t.ray(e, pinner)).contains(to)
 }
 
 /// The pieces of one set (of one colour) that capture riding in a direction, a set of kinds at

@@ -276,6 +276,7 @@ impl Hooks for Schizophrenic {
             safe,
             risky: Bitboard::EMPTY,
             royal: Some(king),
+            line_pinned: Bitboard::EMPTY,
             castling: false,
             every_move: false,
             drops_and_pass: false,
