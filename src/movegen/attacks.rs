@@ -3,7 +3,7 @@
 //! generation, so the two never disagree; `reference::attacked` is its slow twin.
 
 use crate::board::Position;
-use crate::core::{Bitboard, Color, Square};
+use crate::core::{Bitboard, Color, KindSet, Square};
 use crate::rules::{Direction, Rules};
 
 use super::Method;
@@ -84,6 +84,70 @@ fn attacked_by_color(
         }
     }
     false
+}
+
+/// Attackers of one colour made ready to test many squares against (a royal piece's targets):
+/// the work `attacked_by_color` repeats for every square (the colours, the kinds present, the
+/// riders' union) done once.
+pub(super) struct SquareTest {
+    by: Color,
+    theirs: Bitboard,
+    /// The kinds that capture by a leap with a piece among `theirs`.
+    leapers: KindSet,
+    /// The pieces of `theirs` that capture riding.
+    riders: Bitboard,
+}
+
+impl SquareTest {
+    /// The test for `attackers`; none when they are of several colours or a kind among them
+    /// has capturing lame leaps, whose squares `table_attacked` tests one at a time.
+    #[inline]
+    pub(super) fn new(rules: &Rules, pos: &Position, attackers: Bitboard) -> Option<SquareTest> {
+        let t = &rules.tables;
+        let by = Color::ALL
+            .into_iter()
+            .find(|&c| (attackers & !pos.color_bb(c)).is_empty())?;
+        let mut leapers = KindSet::EMPTY;
+        for kind in t.leap_attack_kinds(by) {
+            if (pos.kind_bb(kind) & attackers).nonempty() {
+                if t.has_lame_capture(by, kind) {
+                    return None;
+                }
+                leapers.insert(kind);
+            }
+        }
+        Some(SquareTest {
+            by,
+            theirs: attackers,
+            leapers,
+            riders: pos.kinds_bb(t.ride_attack_kinds(by)) & attackers,
+        })
+    }
+
+    /// `table_attacked` of `sq` with `occ` as blockers, by the attackers not on `excluded`.
+    #[inline]
+    pub(super) fn attacked(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        sq: Square,
+        occ: Bitboard,
+        excluded: Bitboard,
+    ) -> bool {
+        let t = &rules.tables;
+        let by = self.by;
+        let theirs = self.theirs & !excluded;
+        for kind in self.leapers {
+            if (t.leap_capturers(by, kind, sq) & pos.kind_bb(kind) & theirs).nonempty() {
+                return true;
+            }
+        }
+        let riders = self.riders & !excluded;
+        if (t.rider_lines(by, sq) & riders).is_empty() {
+            return false;
+        }
+        (0..8u8).any(|d| rider_attacker(rules, pos, sq, occ, riders, by, Direction(d)).is_some())
+    }
 }
 
 /// The piece of `theirs` (colour `by`) that captures onto `sq` riding in direction `d` with

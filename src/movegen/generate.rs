@@ -36,7 +36,7 @@ pub fn pseudo_legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, ou
 }
 
 /// `pseudo_legal`, where the castling moves of the royal piece on `judged_royal` leave their
-/// target to the legality filter (`Shortcuts::castling`).
+/// target to the legality filter (`Shortcuts::by_tables`).
 pub(super) fn pseudo_legal_judged<H: Hooks + ?Sized>(
     h: &H,
     pos: &Position,
@@ -409,7 +409,7 @@ pub fn moves_of(
 /// Castling moves whose king and partner stand unmoved on their squares, with the squares
 /// between empty and the king's squares safe by the game's attack test; a king on
 /// `judged_royal` has its target left to the legality filter, which judges it with both pieces
-/// moved (`Shortcuts::castling`).
+/// moved (`Shortcuts::by_tables`).
 pub(super) fn castling<H: Hooks + ?Sized>(
     h: &H,
     pos: &Position,

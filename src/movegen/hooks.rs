@@ -41,11 +41,11 @@ pub struct Shortcuts {
     /// out of check, their ordinary moves are legal exactly when they stay on that line between
     /// the two or take the pinning piece.
     pub line_pinned: Bitboard,
-    /// Whether the castling moves of `royal` are legal when their target is not attacked with
-    /// both castling pieces moved (the generator has found the path safe): the test of its
-    /// ordinary moves, for a game whose exposure depends on nothing else the partner's move
-    /// changes.
-    pub castling: bool,
+    /// Whether `royal` is exposed exactly when the tables' attack test (`movegen::table_attacked`,
+    /// the default `Hooks::attacked`) finds it attacked: its ordinary moves are then tested
+    /// with the attackers made ready once, and its castling moves are legal when their target
+    /// is not attacked with both castling pieces moved (generation has found the path safe).
+    pub by_tables: bool,
     /// Every move the game allows is legal, of whatever kind (a game without royal pieces).
     pub every_move: bool,
     /// Drops and the pass are legal as generated: they expose nothing (the game's `exposed`
@@ -64,7 +64,7 @@ impl Shortcuts {
         risky: Bitboard::EMPTY,
         royal: None,
         line_pinned: Bitboard::EMPTY,
-        castling: false,
+        by_tables: false,
         every_move: false,
         drops_and_pass: false,
         evasions: Bitboard::ALL,

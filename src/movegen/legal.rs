@@ -9,7 +9,8 @@ use crate::board::{Position, PositionError};
 use crate::core::{Bitboard, Color, KindSet, Move, MoveKind, MoveList, PieceKind, Square};
 use crate::rules::{Direction, Rules};
 
-use super::{attacks, generate, Hooks, Method, Shortcuts};
+use super::attacks::{self, SquareTest};
+use super::{generate, Hooks, Method, Shortcuts};
 
 /// All legal moves of the side to move; `in_check` says whether it is in check.
 pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
@@ -19,10 +20,10 @@ pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut
     enforce_compulsion(h, pos, out);
 }
 
-/// The royal piece whose castling targets the legality filter judges (`Shortcuts::castling`),
+/// The royal piece whose castling targets the legality filter judges (`Shortcuts::by_tables`),
 /// so that generation need not.
 fn judged_royal(shortcuts: Shortcuts) -> Option<Square> {
-    shortcuts.royal.filter(|_| shortcuts.castling)
+    shortcuts.royal.filter(|_| shortcuts.by_tables)
 }
 
 /// The number of legal moves of the side to move, as `legal` would list them. Where the game
@@ -210,7 +211,7 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
         risky,
         royal,
         line_pinned,
-        castling,
+        by_tables,
         drops_and_pass,
         evasions,
         ..
@@ -222,6 +223,8 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
         ),
         None => (Bitboard::EMPTY, Bitboard::EMPTY),
     };
+    // The attackers made ready for the royal piece's targets, at its first move.
+    let mut square_test: Option<Option<SquareTest>> = None;
     out.retain(|m| {
         if !h.allows(pos, m) {
             false
@@ -230,15 +233,26 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
                 !EVADING || evasions.contains(m.to())
             } else if Some(m.from()) == royal {
                 // The piece it captures attacks nothing any more.
-                let attackers = attackers & without_royal & !Bitboard::from_square(m.to());
-                !h.attacked(pos, m.to(), without_royal, attackers, Method::Fast)
+                let captured = Bitboard::from_square(m.to());
+                let test = square_test.get_or_insert_with(|| {
+                    by_tables
+                        .then(|| SquareTest::new(h.rules(), pos, attackers & without_royal))
+                        .flatten()
+                });
+                match test {
+                    Some(test) => !test.attacked(h.rules(), pos, m.to(), without_royal, captured),
+                    None => {
+                        let attackers = attackers & without_royal & !captured;
+                        !h.attacked(pos, m.to(), without_royal, attackers, Method::Fast)
+                    }
+                }
             } else if !EVADING && line_pinned.contains(m.from()) && !risky.contains(m.to()) {
                 let ksq = royal.expect("line pins are to the royal piece");
                 stays_on_pin_line(h.rules(), pos, ksq, m.from(), m.to())
             } else {
                 legal_by_making(h, pos, m)
             }
-        } else if castling && m.kind() == MoveKind::Castle && Some(m.from()) == royal {
+        } else if by_tables && m.kind() == MoveKind::Castle && Some(m.from()) == royal {
             castles_safely(h, pos, m, attackers)
         } else if m.kind() == MoveKind::Transform && !EVADING && safe.contains(m.from()) {
             // A transformation moves nothing, so it exposes nothing either (in check it
@@ -297,7 +311,7 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
             risky: Bitboard::EMPTY,
             royal: None,
             line_pinned: Bitboard::EMPTY,
-            castling: false,
+            by_tables: false,
             every_move: rules.royal.is_empty(),
             drops_and_pass: false,
             evasions: Bitboard::ALL,
@@ -317,7 +331,7 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
         risky: Bitboard::EMPTY,
         royal: Some(ksq),
         line_pinned,
-        castling: true,
+        by_tables: true,
         every_move: false,
         drops_and_pass: false,
         evasions: Bitboard::ALL,

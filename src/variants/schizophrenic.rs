@@ -277,7 +277,7 @@ impl Hooks for Schizophrenic {
             risky: Bitboard::EMPTY,
             royal: Some(king),
             line_pinned: Bitboard::EMPTY,
-            castling: false,
+            by_tables: false,
             every_move: false,
             drops_and_pass: false,
             evasions: Bitboard::ALL,
