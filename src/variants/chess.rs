@@ -343,20 +343,17 @@ mod tests {
     fn inner_rook() -> Pipeline<InnerRook> {
         let geometry = Geometry::rectangle(10, 8).unwrap();
         let castling = fide_castling(&geometry, KING, ROOK, 4, [0, 8]);
+        // FIDE's spec on the wider board.
         let rules = Rules::compile(RuleSpec {
             name: "inner-rook",
             description: "FIDE pieces, ten files, the king's rook on i1",
-            pieces: fide_pieces("QRBN"),
-            templates: Vec::new(),
             start_fen: "4k5/10/10/10/10/10/10/4K3R1 w K - 0 1",
             castling,
             promotion_zone: RuleSpec::zone_from_ranks(&geometry, &[7]),
             drop_zone: RuleSpec::whole_board(&geometry),
-            fifty_move_plies: 100,
-            repetition_count: 3,
-            state: StateSpec::default(),
             xboard_builtin: None,
             geometry,
+            ..spec()
         })
         .unwrap();
         Pipeline(InnerRook { rules })
