@@ -23,8 +23,8 @@ pub struct Rights {
     pub victims: ByColor<Bitboard>,
 }
 
-/// Which ordinary moves (plain moves, captures and promotions) the fast legality filter may
-/// decide without making them.
+/// Which ordinary moves (plain moves, captures and promotions), and which castling moves, the
+/// fast legality filter may decide without making them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shortcuts {
     /// Pieces whose ordinary moves cannot expose a royal piece: legal as generated, unless they
@@ -140,8 +140,9 @@ pub trait Hooks: Send + Sync {
 
     /// Whether the pieces in `attackers` could capture on `sq`, with `occupied` as the blockers
     /// (which may differ from the board, to look through a piece about to move). Called
-    /// wherever `attackers` is, with the same `how`. Default: their table movement
-    /// (`movegen::attacked_by`).
+    /// wherever `attackers` is, with the same `how`, except for the royal piece's targets where
+    /// the shortcuts say `by_tables` (the tables' test is then made ready once per position).
+    /// Default: their table movement (`movegen::attacked_by`).
     fn attacked(
         &self,
         pos: &Position,
@@ -172,10 +173,11 @@ pub trait Hooks: Send + Sync {
     /// Which ordinary moves the fast legality filter may decide without making them. Called
     /// once per position by the fast filter. Default (`movegen::table_evasions`): pieces that
     /// stand on no line or lame leap between the royal piece and an enemy piece that captures
-    /// along it, and in check by one enemy piece (found by the table movement of the
-    /// opponent's pieces), their moves onto it or between it and the royal piece; the royal
-    /// piece by the square test. A game whose `attackers` or `attacked` differ from the
-    /// default overrides this (`movegen::table_shortcuts` is the same without the evasions).
+    /// along it, and in check (found by the table movement of the opponent's pieces), their
+    /// moves that take or block every checking piece; pieces pinned along a line, kept to it;
+    /// the royal piece by the square test, its castling by its target. A game whose
+    /// `attackers` or `attacked` differ from the default overrides this
+    /// (`movegen::table_shortcuts` is the same without the evasions).
     fn shortcuts(&self, pos: &Position, in_check: bool) -> Shortcuts {
         movegen::table_evasions(self.rules(), pos, in_check)
     }

@@ -2,8 +2,9 @@
 //! exposed, as the game's `exposed` hook judges it. Most are shown legal without making them:
 //! the `shortcuts` hook names the pieces whose ordinary moves cannot expose a royal piece, and a
 //! royal piece's ordinary move is legal when its target is not attacked with the royal piece
-//! lifted off the board. Every other move (en passant, castling, a game's own kinds, any move in
-//! check) is made and judged.
+//! lifted off the board. With the default shortcuts, a piece pinned along a line is kept to it,
+//! and a royal piece's castling is judged by its target with both pieces moved. Every other move
+//! (en passant, a game's own kinds, most moves in check) is made and judged.
 
 use crate::board::{Position, PositionError};
 use crate::core::{Bitboard, Color, KindSet, Move, MoveKind, MoveList, PieceKind, Square};
@@ -280,13 +281,12 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
 fn castles_safely<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move, attackers: Bitboard) -> bool {
     let us = pos.turn();
     let partner_from = m.aux().expect("castling has a partner");
-    let Some(c) = h
-        .rules()
-        .spec
-        .castling
-        .iter()
-        .find(|c| c.color == us && c.king_from == m.from() && c.partner_from == partner_from)
-    else {
+    let Some(c) = h.rules().spec.castling.iter().find(|c| {
+        c.color == us
+            && c.king_from == m.from()
+            && c.king_to == m.to()
+            && c.partner_from == partner_from
+    }) else {
         return legal_by_making(h, pos, m);
     };
     let lifted = Bitboard::from_square(c.king_from) | Bitboard::from_square(c.partner_from);
@@ -297,8 +297,9 @@ fn castles_safely<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move, attackers: 
 
 /// The default shortcuts, from the tables: with one royal piece and not in check, every piece
 /// but the royal one and those standing alone between it and an enemy piece that captures along
-/// that line, or on the path of an enemy lame leap onto it. Conservative: a piece left out is
-/// tested by making its moves.
+/// that line, or on the path of an enemy lame leap onto it; the pieces surely pinned along a
+/// line (`line_pinned`); and `by_tables`, which a game whose `attacked` is not the tables' must
+/// clear. Conservative: a piece left out is tested by making its moves.
 #[inline]
 pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcuts {
     let us = pos.turn();
@@ -338,11 +339,10 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
     }
 }
 
-/// `table_shortcuts`, and in check by a single piece of the opponent (by the table movement of
-/// the opponent's pieces) the pieces that shield no line to the royal piece too: their
-/// ordinary moves are legal when they take the checking piece or block its line or lame leap,
-/// and illegal elsewhere; in double check, illegal everywhere. A check the tables do not see
-/// leaves every move to be made and judged.
+/// `table_shortcuts`, and in check by the opponent's pieces (by their table movement) the
+/// pieces that shield no line to the royal piece too: their ordinary moves are legal when they
+/// take or block every checking piece (one square may block a line and a lame leap at once),
+/// and illegal elsewhere. A check the tables do not see leaves every move to be made and judged.
 #[inline]
 pub fn table_evasions(rules: &Rules, pos: &Position, in_check: bool) -> Shortcuts {
     let mut s = table_shortcuts(rules, pos, in_check);
@@ -358,26 +358,33 @@ pub fn table_evasions(rules: &Rules, pos: &Position, in_check: bool) -> Shortcut
     s
 }
 
-/// The squares where a move ends the check on `ksq` by `them`'s pieces (by their table
-/// movement): the checking piece and the squares between it and `ksq`, or the empty set when
-/// two pieces check; None when none does.
+/// The squares where a move of a piece other than the royal one ends the check on `ksq` by
+/// `them`'s pieces (by their table movement): those that take or block every checking piece
+/// (its square, and the squares of its line or of its lame leap's path), for each checker in
+/// turn, since in double check one square may block a line and a lame leap at once; None when
+/// no piece checks.
 fn evasion_squares(rules: &Rules, pos: &Position, ksq: Square, them: Color) -> Option<Bitboard> {
     let t = &rules.tables;
     let occ = pos.occupied();
     let theirs = pos.color_bb(them);
-    let mut checkers = Bitboard::EMPTY;
-    let mut blocks = Bitboard::EMPTY;
+    let mut checked = false;
+    let mut ends_all = Bitboard::ALL;
+    let mut checker = |square: Square, blocks: Bitboard| {
+        checked = true;
+        ends_all &= Bitboard::from_square(square) | blocks;
+    };
     for kind in t.leap_attack_kinds(them) {
         let of_kind = pos.kind_bb(kind) & theirs;
         if of_kind.is_empty() {
             continue;
         }
-        checkers |= t.leap_capturers(them, kind, ksq) & of_kind;
+        for square in t.leap_capturers(them, kind, ksq) & of_kind {
+            checker(square, Bitboard::EMPTY);
+        }
         if t.has_lame_capture(them, kind) {
             for l in t.lame_capturers(them, kind, ksq) {
                 if of_kind.contains(l.square) && (l.via & occ).is_empty() {
-                    checkers.insert(l.square);
-                    blocks |= l.via;
+                    checker(l.square, l.via);
                 }
             }
         }
@@ -386,17 +393,13 @@ fn evasion_squares(rules: &Rules, pos: &Position, ksq: Square, them: Color) -> O
         let d = Direction(d);
         if let Some(b) = attacks::rider_attacker(rules, pos, ksq, occ, theirs, them, d) {
             let back = d.opposite();
-            checkers.insert(b);
-            blocks |= t.ray(back, ksq) & !t.ray(back, b) & !Bitboard::from_square(b);
+            checker(
+                b,
+                t.ray(back, ksq) & !t.ray(back, b) & !Bitboard::from_square(b),
+            );
         }
     }
-    if checkers.is_empty() {
-        None
-    } else if checkers.more_than_one() {
-        Some(Bitboard::EMPTY)
-    } else {
-        Some(checkers | blocks)
-    }
+    checked.then_some(ends_all)
 }
 
 /// Our pieces whose move could expose the royal piece on `ksq` (those standing alone between it
@@ -409,7 +412,7 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> (Bitboard, B
     let ours = pos.color_bb(us);
     let riders = pos.kinds_bb(t.ride_attack_kinds(them)) & pos.color_bb(them);
     // Most royal pieces have no enemy rider on their lines at all: one mask test.
-    let (mut pinned, on_lines) = if (t.rider_lines(them, ksq) & riders).is_empty() {
+    let (mut pinned, certain) = if (t.rider_lines(them, ksq) & riders).is_empty() {
         (Bitboard::EMPTY, Bitboard::EMPTY)
     } else {
         pinned_on_lines(rules, pos, ksq, ours, riders, them)
@@ -427,7 +430,7 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> (Bitboard, B
         }
     }
     pinned |= on_lame_paths;
-    (pinned, on_lines & !on_lame_paths)
+    (pinned, certain & !on_lame_paths)
 }
 
 /// The pieces of `ours` standing alone between `ksq` and a piece of `all_riders` (of colour

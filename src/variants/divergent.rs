@@ -209,4 +209,34 @@ mod tests {
             .parse_fen("10/10/10/4p5/4P5/10/10/10/10/4K1k3 w - - 0 1")
             .is_err());
     }
+
+    /// A double check where one square blocks both: the Bishop on g6 checks down the g-file
+    /// (it captures as a Rook) and the Knight on h4 by its lame leap through g3. A piece moved
+    /// to g3 ends both checks, so the fast generator must find `e1g3` and `f3g3` as the
+    /// reference does (it once took a double check to leave the King's moves alone).
+    #[test]
+    fn one_square_may_block_both_checks_of_a_double_check() {
+        let v = get();
+        let pos = v
+            .parse_fen(
+                "2g3k3/3pbp3p/n3q1gpr1/1pp1p1p1p1/p4Gb3/4PP1P1P/1P5n2/PP1P1N4/2R1B1K2R/3NQ1B3 w - - 6 47",
+            )
+            .unwrap();
+        let mut moves = crate::core::MoveList::new();
+        v.legal_moves(&pos, &mut moves);
+        let mut fast: Vec<String> = moves
+            .iter()
+            .map(|&m| v.move_text(m, Dialect::Uci))
+            .collect();
+        let mut reference: Vec<String> = v
+            .reference_moves(&pos)
+            .iter()
+            .map(|&m| v.move_text(m, Dialect::Uci))
+            .collect();
+        fast.sort();
+        reference.sort();
+        assert_eq!(fast, reference);
+        assert!(fast.contains(&"e1g3".to_string()) && fast.contains(&"f3g3".to_string()));
+        assert_eq!(v.legal_count(&pos), fast.len());
+    }
 }

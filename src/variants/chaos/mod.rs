@@ -324,7 +324,8 @@ impl Hooks for Chaos {
     /// Nature's introductions and pass expose nothing (`nature::exposes`); its other plies are
     /// each made and judged. While Nature's check binds, a piece on a line from the king may be
     /// pinned by a Nature slider the table shortcut does not know, so such pieces are made and
-    /// judged too.
+    /// judged too (unless a player's slider pins them: kept on that line, they shut it to
+    /// Nature as well).
     fn shortcuts(&self, pos: &Position, in_check: bool) -> Shortcuts {
         if pos.turn() == Color::Neutral {
             return Shortcuts {
