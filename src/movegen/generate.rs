@@ -445,7 +445,15 @@ pub(super) fn castling<H: Hooks + ?Sized>(
             continue;
         }
         let attackers = *attackers.get_or_insert_with(|| h.attackers(pos, us));
-        let judged_later = if judged_royal == Some(c.king_from) {
+        // Making the move would test the target on the board before the move as well as after
+        // it. The two differ only where the partner, landing, closes a way onto the target
+        // that was open: a lame leap's path, or a line from beyond it when it does not land on
+        // the king's path (a line through a square of the path meets the king first). Without
+        // either, the filter's test after the move suffices.
+        let judged_later = if judged_royal == Some(c.king_from)
+            && c.must_be_safe.contains(c.partner_to)
+            && !rules.tables.any_lame_capture()
+        {
             Some(c.king_to)
         } else {
             None

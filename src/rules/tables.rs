@@ -176,6 +176,8 @@ pub struct Tables {
     has_lame: [bool; CK_SIZE],
     /// Per (colour, kind): whether any of its lame leaps captures.
     has_lame_capture: [bool; CK_SIZE],
+    /// Whether any kind of any colour captures by a lame leap.
+    any_lame_capture: bool,
     /// Per colour: kinds that capture by a leap or a lame leap.
     leap_attack_kinds: [KindSet; 3],
     /// Per colour: the game's kinds (not its movement templates) that capture by riding in
@@ -397,6 +399,13 @@ impl Tables {
     pub fn has_lame_capture(&self, c: Color, k: PieceKind) -> bool {
         self.has_lame_capture[ck(c, k)]
     }
+
+    /// Whether any kind of any colour has a lame leap that captures: one whose path a piece
+    /// arriving on it may close.
+    #[inline]
+    pub fn any_lame_capture(&self) -> bool {
+        self.any_lame_capture
+    }
 }
 
 /// Where a step or leap of `(df, dr)` from `sq` lands: a playable square of the board it starts on
@@ -473,6 +482,7 @@ impl<'a> Builder<'a> {
             symmetric: [true; CK_SIZE],
             has_lame: [false; CK_SIZE],
             has_lame_capture: [false; CK_SIZE],
+            any_lame_capture: false,
             leap_attack_kinds: [KindSet::EMPTY; 3],
             ride_attack_kinds: [KindSet::EMPTY; 3],
             rider_lines: [Bitboard::EMPTY; COLOR_SLOTS * SQUARE_SLOTS],
@@ -643,6 +653,7 @@ impl<'a> Builder<'a> {
                 modality: atom.modality,
             });
             self.t.has_lame_capture[ck(color, kind)] = true;
+            self.t.any_lame_capture = true;
         }
         self.t.has_lame[ck(color, kind)] = true;
     }
