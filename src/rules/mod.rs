@@ -3,6 +3,7 @@
 //! once into [`Rules`], which holds the per-square tables the move generator reads.
 
 pub mod betza;
+mod lines;
 mod tables;
 
 pub use betza::{Atom, BetzaError, Modality};

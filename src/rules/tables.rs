@@ -1,11 +1,13 @@
 //! Per-square tables compiled from the piece catalogue: leaps, lame leaps and ride directions for
-//! every (colour, kind, square), rays for sliding, and reverse tables for attack detection, so
-//! generation and attack detection read the same data and never disagree.
+//! every (colour, kind, square), rays for sliding and whole lines by one lookup (`lines`), and
+//! reverse tables for attack detection, so generation and attack detection read the same data
+//! and never disagree.
 //!
 //! Initial-square moves (`i`) are baked into the tables of the squares where they apply, so the
 //! generator never tests a condition per piece.
 
 use super::betza::{Atom, Modality};
+use super::lines::{LineTables, LINES};
 use super::KindInfo;
 use crate::core::{Bitboard, Color, Geometry, KindSet, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
 
@@ -81,6 +83,30 @@ pub struct Rides {
     pub range: [u8; 8],
     /// Squares the piece may ride from: the whole board, except for pieces with faces.
     pub from: Bitboard,
+    /// Bit `l` set: the piece rides both directions of line `l` (direction `l` and its
+    /// opposite) without a range limit from every square, found by one lookup
+    /// (`LineTables`).
+    pub lines: u8,
+    /// The directions of `dirs` outside `lines`, walked one at a time.
+    pub walked: u8,
+}
+
+impl Rides {
+    /// `lines` and `walked` from the directions, ranges and start squares, on a board of the
+    /// squares of `board`.
+    fn split_lines(&mut self, board: Bitboard) {
+        self.lines = 0;
+        if (board & !self.from).is_empty() {
+            for l in 0..LINES as u8 {
+                let both = 1 << l | 1 << (l + 4);
+                let unlimited = self.range[l as usize] == 0 && self.range[l as usize + 4] == 0;
+                if self.dirs & both == both && unlimited {
+                    self.lines |= 1 << l;
+                }
+            }
+        }
+        self.walked = self.dirs & !(self.lines | self.lines << 4);
+    }
 }
 
 /// One leap of a piece taken from every square it applies on at once: the board shifted by
@@ -158,6 +184,8 @@ pub struct Tables {
     /// Per square, then direction. Sized for every `u8` square index and masked direction, so
     /// that a lookup needs no bounds check (it sits in the generator's innermost loop).
     rays: Box<[[Bitboard; 8]; 256]>,
+    /// Per (square, line): the rider targets of both directions at once.
+    lines: LineTables,
     within: Vec<Bitboard>,
     leap_quiet: Vec<Bitboard>,
     leap_capture: Vec<Bitboard>,
@@ -261,17 +289,14 @@ impl Tables {
     /// Squares a slider on `sq` reaches in direction `d`, up to and including the first blocker.
     #[inline]
     pub fn slide(&self, d: Direction, sq: Square, occupied: Bitboard) -> Bitboard {
-        let ray = self.ray(d, sq);
-        let blockers = ray & occupied;
-        let first = if d.is_positive() {
-            blockers.first()
-        } else {
-            blockers.last()
-        };
-        match first {
-            Some(b) => ray ^ self.ray(d, b),
-            None => ray,
-        }
+        slide(&self.rays, d, sq, occupied)
+    }
+
+    /// The squares a rider on `sq` reaches along both directions of line `line` (direction
+    /// `line` and its opposite), up to and including the first blocker each way: one lookup.
+    #[inline(always)]
+    pub fn line(&self, line: u32, sq: Square, occupied: Bitboard) -> Bitboard {
+        self.lines.attacks(line, sq, occupied)
     }
 
     /// The first occupied square from `sq` in direction `d`.
@@ -289,10 +314,15 @@ impl Tables {
     #[inline(always)]
     pub fn ride_targets(&self, rides: Rides, sq: Square, occupied: Bitboard) -> Bitboard {
         let mut out = Bitboard::EMPTY;
-        if !rides.from.contains(sq) {
+        let mut lines = rides.lines;
+        while lines != 0 {
+            out |= self.line(lines.trailing_zeros(), sq, occupied);
+            lines &= lines - 1;
+        }
+        let mut dirs = rides.walked;
+        if dirs == 0 || !rides.from.contains(sq) {
             return out;
         }
-        let mut dirs = rides.dirs;
         while dirs != 0 {
             let d = dirs.trailing_zeros() as u8;
             dirs &= dirs - 1;
@@ -415,6 +445,23 @@ fn land(geo: &Geometry, sq: Square, df: i8, dr: i8) -> Option<Square> {
         .filter(|&s| geo.board().contains(s) && geo.same_board(sq, s))
 }
 
+/// The squares a rider on `sq` reaches in direction `d` along `rays`, up to and including the
+/// first of `occupied`: the walk `Tables::slide` makes, and the reference of `LineTables`.
+#[inline]
+fn slide(rays: &[[Bitboard; 8]; 256], d: Direction, sq: Square, occupied: Bitboard) -> Bitboard {
+    let ray = rays[sq.index()][d.0 as usize % 8];
+    let blockers = ray & occupied;
+    let first = if d.is_positive() {
+        blockers.first()
+    } else {
+        blockers.last()
+    };
+    match first {
+        Some(b) => ray ^ rays[b.index()][d.0 as usize % 8],
+        None => ray,
+    }
+}
+
 /// Per (square, direction): the squares along the direction up to the edge or a hole.
 fn build_rays(geo: &Geometry) -> Box<[[Bitboard; 8]; 256]> {
     let mut rays: Box<[[Bitboard; 8]; 256]> = vec![[Bitboard::EMPTY; 8]; 256]
@@ -466,8 +513,15 @@ impl<'a> Builder<'a> {
     /// The board's rays and distances, and empty piece tables.
     fn new(geo: &'a Geometry) -> Builder<'a> {
         let n = 3 * MAX_KINDS * NUM_SQUARES;
+        let rays = build_rays(geo);
+        let lines = LineTables::build(
+            geo.board(),
+            |d, sq| rays[sq.index()][d.0 as usize],
+            |d, sq, occ| slide(&rays, d, sq, occ),
+        );
         let t = Tables {
-            rays: build_rays(geo),
+            rays,
+            lines,
             within: build_within(),
             leap_quiet: vec![Bitboard::EMPTY; n],
             leap_capture: vec![Bitboard::EMPTY; n],
@@ -658,11 +712,15 @@ impl<'a> Builder<'a> {
         self.t.has_lame[ck(color, kind)] = true;
     }
 
-    /// The finished tables: the kinds that capture by leaping or riding, the lines riders
-    /// capture along, each kind's shifts, and the lame lists packed.
+    /// The finished tables: the rides split into whole lines and walked directions, the kinds
+    /// that capture by leaping or riding, the lines riders capture along, each kind's shifts,
+    /// and the lame lists packed.
     fn finish(mut self, num_kinds: usize) -> Tables {
         let board = self.geo.board();
         let t = &mut self.t;
+        for rides in t.quiet_rides.iter_mut().chain(t.capture_rides.iter_mut()) {
+            rides.split_lines(board);
+        }
         for color in Color::ALL {
             for ki in 0..num_kinds {
                 let kind = PieceKind(ki as u8);

@@ -100,6 +100,35 @@ fn fast_generator_equals_reference() {
 }
 
 #[test]
+fn line_lookups_equal_the_ray_walk() {
+    use crate::rules::Direction;
+    for v in all() {
+        let t = &v.rules().tables;
+        let board = v.rules().geometry().board();
+        let mut rng = Rng(7);
+        for _ in 0..200 {
+            // Sparse and dense arrangements, holes and other boards' squares included.
+            let density = 1 + rng.below(4);
+            let occupied = Bitboard((0..density).fold(!0u128, |acc, _| {
+                acc & (u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64()))
+            })) & Bitboard::ALL;
+            for sq in board {
+                for line in 0..4u8 {
+                    let walked = t.slide(Direction(line), sq, occupied)
+                        | t.slide(Direction(line + 4), sq, occupied);
+                    assert_eq!(
+                        t.line(u32::from(line), sq, occupied),
+                        walked,
+                        "{}: line {line} of {sq:?}",
+                        v.name()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn every_generated_move_is_legal_by_the_slow_test() {
     for v in all() {
         for_each_playout_position(*v, |pos, moves| {
