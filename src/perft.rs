@@ -21,16 +21,24 @@ pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
     let mut moves = MoveList::new();
     variant.legal_moves(pos, &mut moves);
     if depth == 2 {
-        // The last ply's counts share one scratch list.
+        // The last ply's counts share one scratch list, and every ply one child position.
         let mut scratch = MoveList::new();
+        let mut child = pos.clone();
         return moves
             .iter()
-            .map(|&m| variant.legal_count_with(&variant.play(pos, m), &mut scratch) as u64)
+            .map(|&m| {
+                variant.play_into(pos, m, &mut child);
+                variant.legal_count_with(&child, &mut scratch) as u64
+            })
             .sum();
     }
+    let mut child = pos.clone();
     moves
         .iter()
-        .map(|&m| perft(variant, &variant.play(pos, m), depth - 1))
+        .map(|&m| {
+            variant.play_into(pos, m, &mut child);
+            perft(variant, &child, depth - 1)
+        })
         .sum()
 }
 

@@ -30,7 +30,7 @@ pub use legal::{
     BulkCount,
 };
 pub use outcome::{fide_outcome, EndReason, Outcome};
-pub use play::play;
+pub use play::{play, play_into};
 
 use crate::board::Position;
 use crate::core::{Move, MoveKind, PieceKind};

@@ -9,13 +9,26 @@ use crate::core::{Bitboard, Color, Move, MoveKind};
 
 /// The position after `m`, which must be pseudo-legal in `pos`.
 pub fn play<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move) -> Position {
-    let rules = h.rules();
     let mut next = pos.clone();
+    make(h, pos, m, &mut next);
+    next
+}
+
+/// `play` written over `next`: the position is copied once, where returning a new one copies
+/// it twice (into the function's own place, then out to the caller's).
+pub fn play_into<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move, next: &mut Position) {
+    next.clone_from(pos);
+    make(h, pos, m, next);
+}
+
+/// The effects of `m` on `next`, a copy of `pos`.
+fn make<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move, next: &mut Position) {
+    let rules = h.rules();
     if next.ep_targets().nonempty() {
         next.set_ep(Bitboard::EMPTY, None);
     }
     let fx = match m.kind() {
-        MoveKind::Special(_) => h.apply_special(pos, m, &mut next),
+        MoveKind::Special(_) => h.apply_special(pos, m, next),
         _ => next.apply_core(rules, m),
     };
     next.set_halfmove(if fx.irreversible {
@@ -28,16 +41,15 @@ pub fn play<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move) -> Position {
     if pos.turn() != Color::Neutral {
         next.advance_ply();
     }
-    h.after_move(pos, m, &fx, &mut next);
-    h.next_turn(pos, m, &mut next);
+    h.after_move(pos, m, &fx, next);
+    h.next_turn(pos, m, next);
     if pos.turn() == Color::Black {
         next.set_fullmove(pos.fullmove().saturating_add(1));
     }
     // A double step opens en passant only for a player who could take it, as X-FEN writes it.
     if let Some((skipped, victim)) = fx.double_step {
-        if ep_capturable(rules, &next, h.point_of_view(&next), skipped) {
+        if ep_capturable(rules, next, h.point_of_view(next), skipped) {
             next.set_ep(skipped, Some(victim));
         }
     }
-    next
 }

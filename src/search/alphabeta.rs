@@ -219,6 +219,7 @@ impl Worker<'_> {
         let defer = self.shared.helpers > 0 && node.depth >= DEFER_DEPTH;
         let mut deferred: Vec<Move> = Vec::new();
         let mut next_deferred = 0;
+        let mut child_slot = None;
         loop {
             let (m, was_deferred) = match picker.next_demoting(|m, s| self.see_demotion(pos, m, s))
             {
@@ -233,8 +234,8 @@ impl Worker<'_> {
             // passed the static exchange test already.
             let counted_good = was_deferred || is_good_capture_score(picker.last_score());
             let quiet = !variant.rulings().is_noisy(pos, m);
-            let child = variant.play(pos, m);
-            let gives_check = variant.in_check(&child);
+            let child = variant.play_in(pos, m, &mut child_slot);
+            let gives_check = variant.in_check(child);
             // Step 10. Prune quiet moves that give no check near the horizon: late in the order
             // (late-move pruning), or unable to lift a static evaluation far below alpha
             // (futility).
@@ -280,7 +281,7 @@ impl Worker<'_> {
                 let (ply, pv_node) = (node.ply, node.pv_node);
                 self.child(
                     pos,
-                    &child,
+                    child,
                     new_depth,
                     ply,
                     alpha,
@@ -292,7 +293,7 @@ impl Worker<'_> {
                 // Step 11. Late-move reductions for quiet moves.
                 let r =
                     self.late_move_reduction(pos, node, m, index, quiet, gives_check, new_depth);
-                self.search_later(pos, &child, node, new_depth, r, alpha, beta, gives_check)
+                self.search_later(pos, child, node, new_depth, r, alpha, beta, gives_check)
             };
             self.path.pop();
             if defer {

@@ -104,14 +104,15 @@ impl Worker<'_> {
         let mut best_move = Move::NULL;
         alpha = alpha.max(best);
         let mut picker = self.picker(pos, &mut moves, ply, tt_move);
+        let mut child_slot = None;
         while let Some(m) = picker.next() {
             if !evasions && self.quiesce_skips(pos, m, stand_pat, alpha) {
                 continue;
             }
             let quiet = evasions && !variant.rulings().is_noisy(pos, m);
-            let child = variant.play(pos, m);
-            let check = variant.in_check(&child);
-            let score = self.quiesce_child(pos, &child, ply, alpha, beta, check, quiet);
+            let child = variant.play_in(pos, m, &mut child_slot);
+            let check = variant.in_check(child);
+            let score = self.quiesce_child(pos, child, ply, alpha, beta, check, quiet);
             if self.aborted {
                 return 0;
             }

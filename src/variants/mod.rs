@@ -143,6 +143,22 @@ pub trait Variant: Send + Sync {
     /// The position after a legal move.
     fn play(&self, pos: &Position, m: Move) -> Position;
 
+    /// `play` written over `next`, whatever it held: one copy of the position fewer, for the
+    /// loops that make one move after another (perft, the search).
+    fn play_into(&self, pos: &Position, m: Move, next: &mut Position);
+
+    /// The position after `m`, in `slot`: written over the one a move before left there
+    /// (`play_into`), or a new one the first time. A loop over a node's moves copies the
+    /// position once a move this way, not twice.
+    fn play_in<'a>(&self, pos: &Position, m: Move, slot: &'a mut Option<Position>) -> &'a Position {
+        if slot.is_none() {
+            return slot.insert(self.play(pos, m));
+        }
+        let next = slot.as_mut().expect("filled by an earlier move");
+        self.play_into(pos, m, next);
+        next
+    }
+
     /// Whether the side to move is in check.
     fn in_check(&self, pos: &Position) -> bool;
 
@@ -239,6 +255,10 @@ impl<H: GameModule> Variant for Pipeline<H> {
 
     fn play(&self, pos: &Position, m: Move) -> Position {
         movegen::play(&self.0, pos, m)
+    }
+
+    fn play_into(&self, pos: &Position, m: Move, next: &mut Position) {
+        movegen::play_into(&self.0, pos, m, next);
     }
 
     fn in_check(&self, pos: &Position) -> bool {
