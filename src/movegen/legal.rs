@@ -405,7 +405,10 @@ fn evasion_squares(rules: &Rules, pos: &Position, ksq: Square, them: Color) -> O
 /// Our pieces whose move could expose the royal piece on `ksq` (those standing alone between it
 /// and an enemy slider, and those on the path of an enemy lame leap onto it), and among them
 /// those held by a slider alone whose attack is certain once they leave its line
-/// (`Shortcuts::line_pinned`).
+/// (`Shortcuts::line_pinned`). Inlined: returned through memory, the pair was read back as
+/// one 128-bit load from two 64-bit stores, which the processor cannot forward (a stall of
+/// about a tenth of the count's time in `table_evasions`).
+#[inline(always)]
 fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> (Bitboard, Bitboard) {
     let t = &rules.tables;
     let them = us.opponent();
