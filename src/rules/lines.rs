@@ -109,7 +109,9 @@ fn stoppers(d: Direction, ray: Bitboard) -> Bitboard {
 }
 
 /// Searches multipliers for the arrangements of `mask` and appends their targets to `attacks`:
-/// the entry that finds them.
+/// the entry that finds them. Only the registered games' boards are built (none from user
+/// input), each line of at most ten squares that can stop a rider, and the tests build every
+/// game's tables: a search that failed would fail there, not in play.
 fn fill(
     mask: Bitboard,
     targets: impl Fn(Bitboard) -> Bitboard,
