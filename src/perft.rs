@@ -21,7 +21,7 @@ pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
     let mut moves = MoveList::new();
     variant.legal_moves(pos, &mut moves);
     if depth == 2 {
-        // The last ply's counts share one scratch list, and every ply one child position.
+        // The last ply's counts share one scratch list, and each node's moves one child position.
         let mut scratch = MoveList::new();
         let mut child = pos.clone();
         return moves

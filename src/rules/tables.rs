@@ -314,6 +314,8 @@ impl Tables {
     #[inline(always)]
     pub fn ride_targets(&self, rides: Rides, sq: Square, occupied: Bitboard) -> Bitboard {
         let mut out = Bitboard::EMPTY;
+        // Whole lines need no start-square test: `split_lines` sets them only for rides from
+        // every square of the board.
         let mut lines = rides.lines;
         while lines != 0 {
             out |= self.line(lines.trailing_zeros(), sq, occupied);
