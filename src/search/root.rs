@@ -1,6 +1,7 @@
 //! The root: iterative deepening, one MultiPV line after another within each iteration, with
 //! aspiration windows around the last score, and the decision when to stop.
 
+use super::time::Trend;
 use super::tt::{Bound, TtEntry};
 use super::worker::Worker;
 use super::{to_tt, Info, Iteration, Score, SearchResult, INFINITY, MATE, MATE_BOUND, MAX_PLY};
@@ -40,6 +41,7 @@ impl Worker<'_> {
         // The depth and nodes of the iteration this thread has just finished itself, and whether
         // it was limited by its depth.
         let mut own: Option<(u32, u64, bool)> = None;
+        let mut trend = Trend::default();
         loop {
             // Step 1. Take in the iterations finished since the last look, by any thread: report
             // them, keep the deepest's best line and search its best move first.
@@ -47,6 +49,7 @@ impl Worker<'_> {
             self.take_in(&mut taken, &mut result, &mut root_moves, on_info);
             if taken > before {
                 last_score = result.score;
+                trend.record(result.best, result.score);
             }
             if self.is_main() && taken > before {
                 // Step 2. A tree that stopped growing, where no score depended on the depth, is
@@ -65,7 +68,7 @@ impl Worker<'_> {
                 }
                 // Step 3. Stop when the iteration used enough of the time, or a wanted mate is
                 // found.
-                if self.iterations_done(taken, result.score) {
+                if self.iterations_done(taken, result.score, trend.scale()) {
                     break;
                 }
             }
@@ -210,8 +213,9 @@ impl Worker<'_> {
 
     /// Whether the main thread should start no further iteration after one to `depth` that
     /// scored `score`: a wanted mate is found, the iteration used enough of the time, or a mate
-    /// is found that deeper iterations would not shorten.
-    fn iterations_done(&self, depth: u32, score: i32) -> bool {
+    /// is found that deeper iterations would not shorten. `time_scale` scales the soft limit by
+    /// the iterations' trend.
+    fn iterations_done(&self, depth: u32, score: i32, time_scale: f64) -> bool {
         let limits = self.shared.limits;
         if let Some(n) = limits.mate {
             if let Score::Mate(m) = Score::from_internal(score) {
@@ -224,7 +228,7 @@ impl Worker<'_> {
             && self
                 .shared
                 .budget
-                .soft_exceeded(self.shared.control.elapsed())
+                .soft_exceeded(self.shared.control.elapsed(), time_scale)
         {
             return true;
         }

@@ -10,6 +10,7 @@
 //! at once until the increment has rebuilt it.
 
 use super::Limits;
+use crate::core::Move;
 use std::time::Duration;
 
 /// Kept back from the clock on every move, on top of the move overhead: the budget is planned
@@ -31,6 +32,20 @@ const HARD_SHARE_OF_CLOCK: f64 = 0.25;
 const HARD_SHARE_LAST_MOVE: f64 = 0.8;
 /// The least time a search is given.
 const MINIMUM: Duration = Duration::from_millis(1);
+/// The soft limit grows by this share for each change of the best move, a change counting half
+/// as much at every later iteration: an unsettled choice wants a deeper look.
+const INSTABILITY_WEIGHT: f64 = 0.8;
+/// The soft limit grows by this share per centipawn the score fell below the average of the
+/// earlier iterations, and by the second share per centipawn below the last one; it shrinks as
+/// much for a rising score...
+const DROP_FROM_AVERAGE: f64 = 0.008;
+const DROP_FROM_LAST: f64 = 0.004;
+/// ...within these bounds.
+const SCORE_SCALE_MIN: f64 = 0.7;
+const SCORE_SCALE_MAX: f64 = 1.5;
+/// After the best move has held this many iterations, the soft limit shrinks to this share.
+const STABLE_ITERATIONS: u32 = 6;
+const STABLE_SCALE: f64 = 0.7;
 
 /// How long a search may take.
 #[derive(Clone, Copy, Debug)]
@@ -75,15 +90,74 @@ impl TimeBudget {
         }
     }
 
-    /// Whether a new iteration should not start.
-    pub fn soft_exceeded(&self, elapsed: Duration) -> bool {
+    /// Whether a new iteration should not start, with the soft limit scaled by `scale` (see
+    /// [`Trend::scale`]) and never past the hard limit.
+    pub fn soft_exceeded(&self, elapsed: Duration, scale: f64) -> bool {
         // An iteration takes a few times longer than the last, so stop at half the soft limit.
-        self.soft.is_some_and(|s| elapsed >= s / 2)
+        self.soft.is_some_and(|s| {
+            let scaled = s.mul_f64(scale);
+            elapsed >= self.hard.map_or(scaled, |h| scaled.min(h)) / 2
+        })
     }
 
     /// Whether the search must stop now.
     pub fn hard_exceeded(&self, elapsed: Duration) -> bool {
         self.hard.is_some_and(|h| elapsed >= h)
+    }
+}
+
+/// What the finished iterations say about the time still worth spending: a best move that keeps
+/// changing or a falling score asks for more, a settled move and a rising score for less.
+#[derive(Default, Debug)]
+pub struct Trend {
+    best: Option<Move>,
+    /// Iterations in a row with the same best move.
+    held: u32,
+    /// Changes of the best move, each halved at every later iteration.
+    instability: f64,
+    /// Every iteration's score, in order.
+    scores: Vec<i32>,
+}
+
+impl Trend {
+    /// Takes in an iteration that answered `best` with `score`.
+    pub fn record(&mut self, best: Option<Move>, score: i32) {
+        self.instability /= 2.0;
+        if self.best.is_some() && best != self.best {
+            self.instability += 1.0;
+            self.held = 0;
+        } else {
+            self.held += 1;
+        }
+        self.best = best;
+        self.scores.push(score);
+    }
+
+    /// The factor on the soft limit.
+    pub fn scale(&self) -> f64 {
+        let stability = 1.0 + INSTABILITY_WEIGHT * self.instability;
+        let settled = if self.held >= STABLE_ITERATIONS {
+            STABLE_SCALE
+        } else {
+            1.0
+        };
+        stability * settled * self.score_scale()
+    }
+
+    /// The factor for the score's course: 1 until two iterations have scored.
+    fn score_scale(&self) -> f64 {
+        let Some((&last, earlier)) = self.scores.split_last() else {
+            return 1.0;
+        };
+        let Some(&before) = earlier.last() else {
+            return 1.0;
+        };
+        // Mate scores would swamp the sum; centipawn scores lie far below this.
+        let clip = |s: i32| f64::from(s.clamp(-2_000, 2_000));
+        let average = earlier.iter().map(|&s| clip(s)).sum::<f64>() / earlier.len() as f64;
+        let drop = DROP_FROM_AVERAGE * (average - clip(last))
+            + DROP_FROM_LAST * (clip(before) - clip(last));
+        (1.0 + drop).clamp(SCORE_SCALE_MIN, SCORE_SCALE_MAX)
     }
 }
 
@@ -113,6 +187,59 @@ mod tests {
             );
             assert!(b.soft.unwrap() <= b.hard.unwrap());
         }
+    }
+
+    #[test]
+    fn the_trend_asks_more_time_for_a_changing_move_or_a_falling_score() {
+        let (a, b) = (Move::pass(), Move::NULL);
+        let mut steady = Trend::default();
+        for _ in 0..4 {
+            steady.record(Some(a), 20);
+        }
+        assert_eq!(
+            steady.scale(),
+            1.0,
+            "a steady move and score change nothing"
+        );
+        for _ in 0..STABLE_ITERATIONS {
+            steady.record(Some(a), 20);
+        }
+        assert_eq!(
+            steady.scale(),
+            STABLE_SCALE,
+            "a long-settled move takes less"
+        );
+
+        let mut flipping = Trend::default();
+        for i in 0..4 {
+            flipping.record(Some(if i % 2 == 0 { a } else { b }), 20);
+        }
+        assert!(flipping.scale() > 1.5, "{}", flipping.scale());
+
+        let mut falling = Trend::default();
+        for score in [50, 40, 0] {
+            falling.record(Some(a), score);
+        }
+        assert_eq!(falling.scale(), SCORE_SCALE_MAX);
+        let mut rising = Trend::default();
+        for score in [0, 10, 60] {
+            rising.record(Some(a), score);
+        }
+        assert_eq!(rising.scale(), SCORE_SCALE_MIN);
+    }
+
+    #[test]
+    fn a_scaled_soft_limit_stays_within_the_hard_limit() {
+        let b = TimeBudget::new(&clock_limits(
+            Duration::from_secs(10),
+            Duration::from_millis(100),
+            None,
+        ));
+        let hard = b.hard.unwrap();
+        assert!(!b.soft_exceeded(hard / 2 - Duration::from_millis(1), 100.0));
+        assert!(b.soft_exceeded(hard / 2, 100.0));
+        assert!(b.soft_exceeded(b.soft.unwrap() / 2, 1.0));
+        assert!(!b.soft_exceeded(b.soft.unwrap() / 2, 1.2));
     }
 
     #[test]
