@@ -23,22 +23,19 @@ pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
     if depth == 2 {
         // The last ply's counts share one scratch list, and each node's moves one child position.
         let mut scratch = MoveList::new();
-        let mut child = pos.clone();
+        let mut child = None;
         return moves
             .iter()
             .map(|&m| {
-                variant.play_into(pos, m, &mut child);
-                variant.legal_count_with(&child, &mut scratch) as u64
+                let child = variant.play_in(pos, m, &mut child);
+                variant.legal_count_with(child, &mut scratch) as u64
             })
             .sum();
     }
-    let mut child = pos.clone();
+    let mut child = None;
     moves
         .iter()
-        .map(|&m| {
-            variant.play_into(pos, m, &mut child);
-            perft(variant, &child, depth - 1)
-        })
+        .map(|&m| perft(variant, variant.play_in(pos, m, &mut child), depth - 1))
         .sum()
 }
 

@@ -43,6 +43,8 @@ const DROP_FROM_LAST: f64 = 0.004;
 /// ...within these bounds.
 const SCORE_SCALE_MIN: f64 = 0.7;
 const SCORE_SCALE_MAX: f64 = 1.5;
+/// Scores are taken within this many centipawns either way (`clip`).
+const SCORE_CLIP: i32 = 2_000;
 /// After the best move has held this many iterations, the soft limit shrinks to this share.
 const STABLE_ITERATIONS: u32 = 6;
 const STABLE_SCALE: f64 = 0.7;
@@ -115,8 +117,12 @@ pub struct Trend {
     held: u32,
     /// Changes of the best move, each halved at every later iteration.
     instability: f64,
-    /// Every iteration's score, in order.
-    scores: Vec<i32>,
+    /// The sum of the scores before the last two, clipped (`clip`), and how many they are.
+    older_sum: f64,
+    older: u32,
+    /// The scores of the last two iterations, the latest last.
+    before: Option<i32>,
+    last: Option<i32>,
 }
 
 impl Trend {
@@ -130,7 +136,12 @@ impl Trend {
             self.held += 1;
         }
         self.best = best;
-        self.scores.push(score);
+        if let Some(older) = self.before {
+            self.older_sum += clip(older);
+            self.older += 1;
+        }
+        self.before = self.last;
+        self.last = Some(score);
     }
 
     /// The factor on the soft limit.
@@ -146,19 +157,20 @@ impl Trend {
 
     /// The factor for the score's course: 1 until two iterations have scored.
     fn score_scale(&self) -> f64 {
-        let Some((&last, earlier)) = self.scores.split_last() else {
+        let (Some(before), Some(last)) = (self.before, self.last) else {
             return 1.0;
         };
-        let Some(&before) = earlier.last() else {
-            return 1.0;
-        };
-        // Mate scores would swamp the sum; centipawn scores lie far below this.
-        let clip = |s: i32| f64::from(s.clamp(-2_000, 2_000));
-        let average = earlier.iter().map(|&s| clip(s)).sum::<f64>() / earlier.len() as f64;
-        let drop = DROP_FROM_AVERAGE * (average - clip(last))
-            + DROP_FROM_LAST * (clip(before) - clip(last));
+        let (before, last) = (clip(before), clip(last));
+        let average = (self.older_sum + before) / f64::from(self.older + 1);
+        let drop = DROP_FROM_AVERAGE * (average - last) + DROP_FROM_LAST * (before - last);
         (1.0 + drop).clamp(SCORE_SCALE_MIN, SCORE_SCALE_MAX)
     }
+}
+
+/// A score for the trend: mate scores would swamp the average, and centipawn scores lie far
+/// below `SCORE_CLIP`.
+fn clip(score: i32) -> f64 {
+    f64::from(score.clamp(-SCORE_CLIP, SCORE_CLIP))
 }
 
 #[cfg(test)]
