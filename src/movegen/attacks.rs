@@ -148,6 +148,41 @@ impl SquareTest {
         }
         (0..8u8).any(|d| rider_attacker(rules, pos, sq, occ, riders, by, Direction(d)).is_some())
     }
+
+    /// Every square `attacked` finds attacked with `occ` as blockers, at once: the captures of
+    /// all the attackers by their table movement, for testing many squares. A square an
+    /// attacker stands on is attacked by the others only, as `attacked` with it excluded finds.
+    pub(super) fn attacked_squares(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        occ: Bitboard,
+    ) -> Bitboard {
+        let t = &rules.tables;
+        let by = self.by;
+        let mut map = Bitboard::EMPTY;
+        for kind in self.leapers {
+            let pieces = pos.kind_bb(kind) & self.theirs;
+            match t.shifts(by, kind) {
+                // A leap's shift moves every piece off its square.
+                Some(shifts) if pieces.count() as usize >= shifts.capture.len() => {
+                    for s in &shifts.capture {
+                        map |= s.targets(pieces);
+                    }
+                }
+                _ => {
+                    for from in pieces {
+                        map |= t.leap_capture(by, kind, from) & !Bitboard::from_square(from);
+                    }
+                }
+            }
+        }
+        for from in self.riders {
+            let rides = t.capture_rides(by, pos.piece_at(from).kind());
+            map |= t.ride_targets(rides, from, occ) & !Bitboard::from_square(from);
+        }
+        map
+    }
 }
 
 /// The piece of `theirs` (colour `by`) that captures onto `sq` riding in direction `d` with

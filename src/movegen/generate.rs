@@ -137,6 +137,8 @@ impl Sink for ListSink<'_> {
 /// Counts the plain moves (not promotions) of the pieces on `safe` that end off `risky` (the
 /// ordinary moves the legality filter takes as legal without looking further, `Shortcuts`)
 /// and lists every other move in `rest`, for the filter.
+/// The plain targets of the piece on `royal` (one square or none) are gathered in
+/// `royal_targets` instead, for the caller to judge together.
 pub(super) struct CountSink<'a> {
     pub rules: &'a Rules,
     pub safe: Bitboard,
@@ -144,6 +146,8 @@ pub(super) struct CountSink<'a> {
     pub evasions: Bitboard,
     pub count: usize,
     pub rest: &'a mut MoveList,
+    pub royal: Bitboard,
+    pub royal_targets: Bitboard,
 }
 
 impl Sink for CountSink<'_> {
@@ -157,6 +161,9 @@ impl Sink for CountSink<'_> {
             }
             self.count += (targets & self.evasions & !listed).count() as usize;
             listed
+        } else if self.royal.contains(from) {
+            self.royal_targets |= targets;
+            return;
         } else {
             targets
         };
