@@ -4,7 +4,7 @@
 //! reference generator, over seeded random playouts from the start position.
 
 use super::*;
-use crate::core::{Move, Special};
+use crate::core::{Color, Move, PieceKind, Special};
 
 use crate::core::rng::SplitMix as Rng;
 
@@ -96,6 +96,34 @@ fn fast_generator_equals_reference() {
             );
             assert_eq!(fast, slow, "{}: {}", v.name(), v.fen(pos));
         });
+    }
+}
+
+#[test]
+fn no_capture_ends_where_it_starts() {
+    // `SquareTest::attacked_squares` counts on it: a piece's own square is attacked only by the
+    // others.
+    for v in all() {
+        let rules = v.rules();
+        let t = &rules.tables;
+        let occupied = rules.geometry().board();
+        for color in Color::ALL {
+            for kind in PieceKind::all(rules.num_kinds()) {
+                let rides = t.capture_rides(color, kind);
+                for sq in rules.geometry().board() {
+                    let own = Bitboard::from_square(sq);
+                    assert!(
+                        (t.leap_capture(color, kind, sq) & own).is_empty(),
+                        "{}",
+                        v.name()
+                    );
+                    for occ in [Bitboard::EMPTY, occupied] {
+                        let ridden = t.ride_targets(rides, sq, occ);
+                        assert!((ridden & own).is_empty(), "{}", v.name());
+                    }
+                }
+            }
+        }
     }
 }
 
