@@ -90,6 +90,9 @@ pub fn legal_count_with<H: Hooks + ?Sized>(
     };
     h.count_extra_moves(pos, in_check, &mut extra);
     let counted = counted + extra.count;
+    if rest.is_empty() {
+        return counted;
+    }
     filter_legal(h, pos, shortcuts, rest);
     counted + rest.len()
 }
