@@ -245,12 +245,10 @@ pub(super) fn board_moves_into<S: Sink>(
                 victims: them,
             };
             let together = mine & bulk;
-            if S::IN_BULK && together.more_than_one() {
+            if S::IN_BULK && together.count() >= rules.tables.shifts_pay_from(us, kind) {
                 if let Some(shifts) = rules.tables.shifts(us, kind) {
-                    if together.count() as usize >= shifts.len() {
-                        shifted_moves(us, kind, together, shifts, &to, out);
-                        mine &= !together;
-                    }
+                    shifted_moves(us, kind, together, shifts, &to, out);
+                    mine &= !together;
                 }
             }
             piece_moves(rules, us, kind, mine, &to, out);

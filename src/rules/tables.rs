@@ -218,6 +218,9 @@ pub struct Tables {
     /// Per (colour, kind): its leaps as shifts, for a kind without rides and with at most
     /// `MAX_SHIFTS` different leaps.
     shifts: Vec<Option<Shifts>>,
+    /// Per (colour, kind): how many pieces make generating by `shifts` pay (as many as its
+    /// shifts), `u8::MAX` for a kind without them.
+    shifts_pay_from: [u8; CK_SIZE],
 }
 
 /// Distances the `within` table holds, 0 to 11: the longest line on a board twelve files wide.
@@ -419,6 +422,13 @@ impl Tables {
         self.shifts[ck(c, k)].as_ref()
     }
 
+    /// How many pieces of the kind make generating them by `shifts` pay (at least two); 255
+    /// when the kind has no shifts.
+    #[inline]
+    pub fn shifts_pay_from(&self, c: Color, k: PieceKind) -> u32 {
+        u32::from(self.shifts_pay_from[ck(c, k)])
+    }
+
     /// Whether the kind has lame leaps.
     #[inline]
     pub fn has_lame(&self, c: Color, k: PieceKind) -> bool {
@@ -543,6 +553,7 @@ impl<'a> Builder<'a> {
             ride_attack_kinds: [KindSet::EMPTY; 3],
             rider_lines: [Bitboard::EMPTY; COLOR_SLOTS * SQUARE_SLOTS],
             shifts: vec![None; CK_SIZE],
+            shifts_pay_from: [u8::MAX; CK_SIZE],
         };
         Builder {
             geo,
@@ -758,6 +769,9 @@ impl<'a> Builder<'a> {
             for ki in 0..num_kinds {
                 let kind = PieceKind(ki as u8);
                 let shifts = shifts_of(t, &self.lame_lists, board, color, kind);
+                if let Some(s) = &shifts {
+                    t.shifts_pay_from[ck(color, kind)] = s.len().clamp(2, u8::MAX as usize) as u8;
+                }
                 t.shifts[ck(color, kind)] = shifts;
             }
         }
