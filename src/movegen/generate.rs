@@ -156,7 +156,7 @@ impl Sink for CountSink<'_> {
         let listed = if self.safe.contains(from) {
             // Promotions are listed, so that the game's `allows` still judges them.
             let mut listed = targets & self.risky;
-            if !self.rules.kinds[kind.index()].promotions.is_empty() {
+            if self.rules.promoting.contains(kind) {
                 listed |= targets & self.rules.promotion_zone(us);
             }
             self.count += (targets & self.evasions & !listed).count() as usize;
@@ -187,7 +187,7 @@ impl Sink for CountSink<'_> {
     #[inline(always)]
     fn shifted(&mut self, us: Color, kind: PieceKind, targets: Bitboard, offset: i16) {
         let mut listed = targets & self.risky;
-        if !self.rules.kinds[kind.index()].promotions.is_empty() {
+        if self.rules.promoting.contains(kind) {
             listed |= targets & self.rules.promotion_zone(us);
         }
         self.count += (targets & self.evasions & !listed).count() as usize;
@@ -233,7 +233,7 @@ pub(super) fn board_moves_into<S: Sink>(
             // squares where this kind promotes.
             let quiet_to = if !noisy_only {
                 empty
-            } else if rules.kinds[kind.index()].promotions.is_empty() {
+            } else if !rules.promoting.contains(kind) {
                 Bitboard::EMPTY
             } else {
                 empty & rules.promotion_zone(us)

@@ -57,11 +57,8 @@ pub fn legal_count_with<H: Hooks + ?Sized>(
     let rights = h.rights(pos, in_check);
     // The royal piece's plain moves are gathered, to be judged together (not if it promotes:
     // promotions are listed).
-    let royal = judged_royal(shortcuts).filter(|&k| {
-        rules.kinds[pos.piece_at(k).kind().index()]
-            .promotions
-            .is_empty()
-    });
+    let royal =
+        judged_royal(shortcuts).filter(|&k| !rules.promoting.contains(pos.piece_at(k).kind()));
     let mut sink = generate::CountSink {
         rules,
         safe: shortcuts.safe,
