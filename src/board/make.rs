@@ -115,7 +115,9 @@ impl Position {
 
     /// Removes the piece on `sq` as a capture, with its state and its unmoved mark.
     pub fn capture(&mut self, sq: Square) -> Piece {
-        self.take_state(sq);
+        if !self.states.is_empty() {
+            self.take_state(sq);
+        }
         self.set_unmoved(sq, false);
         self.remove(sq)
     }

@@ -343,6 +343,10 @@ impl Position {
 
     /// Moves the state of the piece on `from` to `to` (where the piece now stands).
     pub fn move_state(&mut self, from: Square, to: Square) {
+        // Most games' pieces carry no state at all.
+        if self.states.is_empty() {
+            return;
+        }
         let state = self.take_state(from);
         if !state.is_default() {
             // The slot freed on `from` takes it, so the table cannot be full.
