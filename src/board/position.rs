@@ -393,11 +393,16 @@ impl Position {
 
     /// Counts one more of the players' plies: the game ply grows, and every spell has one ply
     /// less to run (those that end are removed).
+    #[inline]
     pub fn advance_ply(&mut self) {
         self.ply = self.ply.saturating_add(1);
-        if self.states.is_empty() {
-            return;
+        if !self.states.is_empty() {
+            self.age_spells();
         }
+    }
+
+    /// Takes a ply off every spell, removing those that end.
+    fn age_spells(&mut self) {
         for (sq, st) in self.states.clone().iter() {
             let Some(spell) = st.spell else {
                 continue;
