@@ -474,14 +474,11 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> (Bitboard, B
         pinned_on_lines(rules, pos, ksq, ours, riders, them)
     };
     let mut on_lame_paths = Bitboard::EMPTY;
-    // Only the kinds that capture by a leap have lame capturing leaps.
-    for kind in t.leap_attack_kinds(them) {
-        if t.has_lame_capture(them, kind) {
-            let theirs = pos.pieces(them, kind);
-            for l in t.lame_capturers(them, kind, ksq) {
-                if theirs.contains(l.square) {
-                    on_lame_paths |= l.via & ours;
-                }
+    for kind in t.lame_capture_kinds(them) {
+        let theirs = pos.pieces(them, kind);
+        for l in t.lame_capturers(them, kind, ksq) {
+            if theirs.contains(l.square) {
+                on_lame_paths |= l.via & ours;
             }
         }
     }

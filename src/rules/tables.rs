@@ -208,6 +208,8 @@ pub struct Tables {
     any_lame_capture: bool,
     /// Per colour: kinds that capture by a leap or a lame leap.
     leap_attack_kinds: [KindSet; 3],
+    /// Per colour: the game's kinds that capture by a lame leap.
+    lame_capture_kinds: [KindSet; 3],
     /// Per colour: the game's kinds (not its movement templates) that capture by riding in
     /// some direction.
     ride_attack_kinds: [KindSet; 3],
@@ -403,6 +405,12 @@ impl Tables {
         self.leap_attack_kinds[c.index()]
     }
 
+    /// Kinds of `c` (the game's, not its templates) that capture by a lame leap.
+    #[inline]
+    pub fn lame_capture_kinds(&self, c: Color) -> KindSet {
+        self.lame_capture_kinds[c.index()]
+    }
+
     /// Kinds of `c` that capture by riding.
     #[inline]
     pub fn ride_attack_kinds(&self, c: Color) -> KindSet {
@@ -550,6 +558,7 @@ impl<'a> Builder<'a> {
             has_lame_capture: [false; CK_SIZE],
             any_lame_capture: false,
             leap_attack_kinds: [KindSet::EMPTY; 3],
+            lame_capture_kinds: [KindSet::EMPTY; 3],
             ride_attack_kinds: [KindSet::EMPTY; 3],
             rider_lines: [Bitboard::EMPTY; COLOR_SLOTS * SQUARE_SLOTS],
             shifts: vec![None; CK_SIZE],
@@ -743,6 +752,9 @@ impl<'a> Builder<'a> {
                 let lame = lame_lists_have_capture(&self.rev_lame_lists, color, kind);
                 if leaps || lame {
                     t.leap_attack_kinds[color.index()].insert(kind);
+                }
+                if t.has_lame_capture[ck(color, kind)] {
+                    t.lame_capture_kinds[color.index()].insert(kind);
                 }
             }
         }
