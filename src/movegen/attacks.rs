@@ -75,11 +75,37 @@ fn attacked_by_color(
     }
     // Then riders: most squares have none of them on their lines, which one mask test settles.
     let riders = pos.kinds_bb(t.ride_attack_kinds(by)) & theirs;
-    if (t.rider_lines(by, sq) & riders).is_empty() {
-        return false;
-    }
-    for d in 0..8u8 {
-        if rider_attacker(rules, pos, sq, occ, riders, by, Direction(d)).is_some() {
+    ridden_onto(rules, pos, sq, occ, riders, by)
+}
+
+/// Whether a piece of `riders` (colour `by`) captures onto `sq` riding, with `occ` as blockers:
+/// a piece at a time among those on the lines a rider of `by` could come along (most squares
+/// have none, and few have more than one), the first on its ray from `sq`, whose kind captures
+/// that way from its square and within its range.
+#[inline(always)]
+fn ridden_onto(
+    rules: &Rules,
+    pos: &Position,
+    sq: Square,
+    occ: Bitboard,
+    riders: Bitboard,
+    by: Color,
+) -> bool {
+    let t = &rules.tables;
+    for r in t.rider_lines(by, sq) & riders & occ {
+        let Some(back) = t.toward(sq, r) else {
+            continue;
+        };
+        if t.first_blocker(back, sq, occ) != Some(r) {
+            continue;
+        }
+        let d = back.opposite();
+        let rides = t.capture_rides(by, pos.piece_at(r).kind());
+        let range = rides.range[d.0 as usize];
+        if rides.dirs & 1 << d.0 != 0
+            && rides.from.contains(r)
+            && (range == 0 || t.within(sq, range).contains(r))
+        {
             return true;
         }
     }
@@ -142,11 +168,7 @@ impl SquareTest {
                 return true;
             }
         }
-        let riders = self.riders & !excluded;
-        if (t.rider_lines(by, sq) & riders).is_empty() {
-            return false;
-        }
-        (0..8u8).any(|d| rider_attacker(rules, pos, sq, occ, riders, by, Direction(d)).is_some())
+        ridden_onto(rules, pos, sq, occ, self.riders & !excluded, by)
     }
 
     /// Every square `attacked` finds attacked with `occ` as blockers, at once: the captures of

@@ -184,6 +184,9 @@ pub struct Tables {
     /// Per square, then direction. Sized for every `u8` square index and masked direction, so
     /// that a lookup needs no bounds check (it sits in the generator's innermost loop).
     rays: Box<[[Bitboard; 8]; 256]>,
+    /// Per (square, square), indexed by `pair`: the direction whose ray from the first holds
+    /// the second (`NOT_ALIGNED` if none; rays are straight, so there is at most one).
+    toward: Box<[u8]>,
     /// Per (square, line): the rider targets of both directions at once.
     lines: LineTables,
     within: Vec<Bitboard>,
@@ -283,6 +286,13 @@ impl Tables {
     pub fn ray(&self, d: Direction, sq: Square) -> Bitboard {
         debug_assert!(d.0 < 8);
         self.rays[sq.index()][d.0 as usize % 8]
+    }
+
+    /// The direction in which `to` lies on a ray from `from`, if it does.
+    #[inline(always)]
+    pub fn toward(&self, from: Square, to: Square) -> Option<Direction> {
+        let d = self.toward[pair(from, to)];
+        (d != NOT_ALIGNED).then_some(Direction(d))
     }
 
     /// Squares within Chebyshev distance `r` of `sq`.
@@ -482,6 +492,28 @@ fn slide(rays: &[[Bitboard; 8]; 256], d: Direction, sq: Square, occupied: Bitboa
     }
 }
 
+/// `Tables::toward`'s entry for squares on no common ray.
+const NOT_ALIGNED: u8 = u8::MAX;
+
+/// The index of a (square, square) in `Tables::toward`, in bounds as `ck`'s is.
+#[inline(always)]
+fn pair(from: Square, to: Square) -> usize {
+    from.index() % SQUARE_SLOTS * SQUARE_SLOTS + to.index() % SQUARE_SLOTS
+}
+
+/// `Tables::toward` from the rays.
+fn build_toward(rays: &[[Bitboard; 8]; 256]) -> Box<[u8]> {
+    let mut toward = vec![NOT_ALIGNED; SQUARE_SLOTS * SQUARE_SLOTS].into_boxed_slice();
+    for from in Square::all() {
+        for (d, ray) in rays[from.index()].iter().enumerate() {
+            for to in *ray {
+                toward[pair(from, to)] = d as u8;
+            }
+        }
+    }
+    toward
+}
+
 /// Per (square, direction): the squares along the direction up to the edge or a hole.
 fn build_rays(geo: &Geometry) -> Box<[[Bitboard; 8]; 256]> {
     let mut rays: Box<[[Bitboard; 8]; 256]> = vec![[Bitboard::EMPTY; 8]; 256]
@@ -540,6 +572,7 @@ impl<'a> Builder<'a> {
             |d, sq, occ| slide(&rays, d, sq, occ),
         );
         let t = Tables {
+            toward: build_toward(&rays),
             rays,
             lines,
             within: build_within(),
