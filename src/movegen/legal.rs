@@ -7,7 +7,7 @@
 //! (en passant, a game's own kinds, most moves in check) is made and judged.
 
 use crate::board::{Position, PositionError};
-use crate::core::{Bitboard, Color, KindSet, Move, MoveKind, MoveList, PieceKind, Square};
+use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, PieceKind, Square};
 use crate::rules::{Direction, Rules};
 
 use super::attacks::{self, SquareTest};
@@ -488,7 +488,8 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> (Bitboard, B
 
 /// The pieces of `ours` standing alone between `ksq` and a piece of `all_riders` (of colour
 /// `them`) that captures along that line; and those of them the piece beyond would surely
-/// attack `ksq` through (by the attack test's own rider look, range included).
+/// attack `ksq` through (by the attack test's own rider look, range included). A rider at a
+/// time among those on the royal piece's lines (`Tables::toward`).
 fn pinned_on_lines(
     rules: &Rules,
     pos: &Position,
@@ -501,26 +502,26 @@ fn pinned_on_lines(
     let occ = pos.occupied();
     let mut pinned = Bitboard::EMPTY;
     let mut certain = Bitboard::EMPTY;
-    let mut rider_sets = RiderSets::new(pos, all_riders);
-    for e in Direction::BY_LINE {
-        let riders = rider_sets.of(t.capture_riders(them, e.opposite()));
-        // Most lines from the royal piece hold no enemy piece riding along them: one mask test.
-        if (t.ray(e, ksq) & riders).is_empty() {
-            continue;
-        }
-        let Some(b1) = t.first_blocker(e, ksq, occ) else {
+    for r in t.rider_lines(them, ksq) & all_riders {
+        let Some(e) = t.toward(ksq, r) else {
             continue;
         };
-        if ours.contains(b1)
-            && t.first_blocker(e, b1, occ)
-                .is_some_and(|b2| riders.contains(b2))
-        {
-            pinned.insert(b1);
-            let lifted = occ & !Bitboard::from_square(b1);
-            let opposite = e.opposite();
-            if attacks::rider_attacker(rules, pos, ksq, lifted, riders, them, opposite).is_some() {
-                certain.insert(b1);
-            }
+        let d = e.opposite();
+        let rides = t.capture_rides(them, pos.piece_at(r).kind());
+        if rides.dirs & 1 << d.0 == 0 {
+            continue;
+        }
+        let between = t.ray(e, ksq) & !t.ray(e, r) & !Bitboard::from_square(r) & occ;
+        let Some(b1) = between.first().filter(|_| !between.more_than_one()) else {
+            continue;
+        };
+        if !ours.contains(b1) {
+            continue;
+        }
+        pinned.insert(b1);
+        let range = rides.range[d.0 as usize];
+        if rides.from.contains(r) && (range == 0 || t.within(ksq, range).contains(r)) {
+            certain.insert(b1);
         }
     }
     (pinned, certain)
@@ -541,39 +542,6 @@ fn stays_on_pin_line(rules: &Rules, pos: &Position, ksq: Square, from: Square, t
         return false;
     };
     (t.ray(e, ksq) & !t.ray(e, pinner)).contains(to)
-}
-
-/// The pieces of one set (of one colour) that capture riding in a direction, a set of kinds at
-/// a time: most games' directions share their riders (a rook's four lines, a bishop's four), so
-/// a pass in `Direction::BY_LINE` order usually reuses the union it found last.
-struct RiderSets<'a> {
-    pos: &'a Position,
-    among: Bitboard,
-    kinds: KindSet,
-    pieces: Bitboard,
-}
-
-impl<'a> RiderSets<'a> {
-    /// The riders among `among`, none worked out yet.
-    #[inline(always)]
-    fn new(pos: &'a Position, among: Bitboard) -> Self {
-        RiderSets {
-            pos,
-            among,
-            kinds: KindSet::EMPTY,
-            pieces: Bitboard::EMPTY,
-        }
-    }
-
-    /// The pieces of `among` of any of `kinds`.
-    #[inline(always)]
-    fn of(&mut self, kinds: KindSet) -> Bitboard {
-        if kinds != self.kinds {
-            self.kinds = kinds;
-            self.pieces = self.pos.kinds_bb(kinds) & self.among;
-        }
-        self.pieces
-    }
 }
 
 /// Checks every game shares unless it overrides `validate`: castling rights whose pieces stand on
