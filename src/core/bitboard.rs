@@ -99,17 +99,12 @@ impl Iterator for Bitboard {
 
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        // A half at a time: one 64-bit scan and clear instead of their 128-bit forms.
-        let lo = self.0 as u64;
-        let hi = (self.0 >> 64) as u64;
-        if lo != 0 {
-            self.0 = u128::from(hi) << 64 | u128::from(lo & (lo - 1));
-            Some(Square::from_index(lo.trailing_zeros() as u8))
-        } else if hi != 0 {
-            self.0 = u128::from(hi & (hi - 1)) << 64;
-            Some(Square::from_index(64 + hi.trailing_zeros() as u8))
-        } else {
+        if self.0 == 0 {
             None
+        } else {
+            let sq = Square::from_index(self.0.trailing_zeros() as u8);
+            self.0 &= self.0 - 1;
+            Some(sq)
         }
     }
 
