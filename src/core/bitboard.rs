@@ -100,12 +100,20 @@ impl Iterator for Bitboard {
     #[inline]
     fn next(&mut self) -> Option<Square> {
         if self.0 == 0 {
-            None
-        } else {
-            let sq = Square::from_index(self.0.trailing_zeros() as u8);
-            self.0 &= self.0 - 1;
-            Some(sq)
+            return None;
         }
+        // The scan and the clear a 64-bit half at a time, chosen without a branch.
+        let lo = self.0 as u64;
+        let hi = (self.0 >> 64) as u64;
+        let in_lo = lo != 0;
+        let index = if in_lo {
+            lo.trailing_zeros()
+        } else {
+            64 + hi.trailing_zeros()
+        };
+        let hi = if in_lo { hi } else { hi & hi.wrapping_sub(1) };
+        self.0 = u128::from(hi) << 64 | u128::from(lo & lo.wrapping_sub(1));
+        Some(Square::from_index(index as u8))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
