@@ -73,7 +73,7 @@ fn attacked_by_color(
             return true;
         }
     }
-    // Then riders: most squares have none of them on their lines, which one mask test settles.
+    // Then riders, one at a time among those on the square's lines: most squares have none.
     let riders = pos.kinds_bb(t.ride_attack_kinds(by)) & theirs;
     ridden_onto(rules, pos, sq, occ, riders, by)
 }

@@ -138,7 +138,9 @@ impl Sink for ListSink<'_> {
 /// ordinary moves the legality filter takes as legal without looking further, `Shortcuts`)
 /// and lists every other move in `rest`, for the filter.
 /// The plain targets of the piece on `royal` (one square or none) are gathered in
-/// `royal_targets` instead, for the caller to judge together.
+/// `royal_targets` instead, for the caller to judge together: a piece that promotes or has
+/// lame leaps may not be put there (its promotions would be lost, and a square reached two
+/// ways would count once).
 pub(super) struct CountSink<'a> {
     pub rules: &'a Rules,
     pub safe: Bitboard,

@@ -257,7 +257,8 @@ pub trait Hooks: Send + Sync {
 
     /// Whether the legal moves in `pos` may be counted without listing them (perft's last ply):
     /// `allows` keeps every plain table move (promotions are listed and judged anyway), so
-    /// that the plain moves the `shortcuts` prove legal are counted by their targets alone.
+    /// that the plain moves the `shortcuts` prove legal, and the royal piece's plain moves the
+    /// square test finds safe, are counted by their targets alone.
     /// Called by `movegen::legal_count`; when it says no, every move is listed and judged.
     /// Default: yes, as `allows` refuses nothing.
     fn counts_in_bulk(&self, _pos: &Position) -> bool {

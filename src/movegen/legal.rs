@@ -55,10 +55,12 @@ pub fn legal_count_with<H: Hooks + ?Sized>(
     }
     let rules = h.rules();
     let rights = h.rights(pos, in_check);
-    // The royal piece's plain moves are gathered, to be judged together (not if it promotes:
-    // promotions are listed).
-    let royal =
-        judged_royal(shortcuts).filter(|&k| !rules.promoting.contains(pos.piece_at(k).kind()));
+    // The royal piece's plain moves are gathered, to be judged together (not if it promotes,
+    // whose promotions are listed, nor if it has lame leaps, which may reach a square twice).
+    let royal = judged_royal(shortcuts).filter(|&k| {
+        let kind = pos.piece_at(k).kind();
+        !rules.promoting.contains(kind) && !rules.tables.has_lame(pos.turn(), kind)
+    });
     let mut sink = generate::CountSink {
         rules,
         safe: shortcuts.safe,
@@ -95,8 +97,8 @@ pub fn legal_count_with<H: Hooks + ?Sized>(
 }
 
 /// Up to this many targets of a royal piece are tested one at a time; beyond, against the
-/// squares all the attackers attack. Three had the fewest instructions in FIDE perft from the
-/// start, Kiwipete and position 3 (of none to four).
+/// squares all the attackers attack. Measured, of none to four, by instructions
+/// (docs/performance.md, issue 28's eighth step).
 const ROYAL_TARGETS_TESTED_ALONE: u32 = 3;
 
 /// The number of the plain moves of the royal piece on `ksq` to `targets` that leave it
@@ -488,8 +490,9 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> (Bitboard, B
 
 /// The pieces of `ours` standing alone between `ksq` and a piece of `all_riders` (of colour
 /// `them`) that captures along that line; and those of them the piece beyond would surely
-/// attack `ksq` through (by the attack test's own rider look, range included). A rider at a
-/// time among those on the royal piece's lines (`Tables::toward`).
+/// attack `ksq` through, once they left: its kind rides that way from its square and reaches
+/// `ksq` within its range (the checks of the attack test's `ridden_onto`). A rider at a time
+/// among those on the royal piece's lines (`Tables::toward`).
 fn pinned_on_lines(
     rules: &Rules,
     pos: &Position,

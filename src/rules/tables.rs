@@ -29,8 +29,7 @@ impl Direction {
     ];
 
     /// Every direction, a line's two at a time, the orthogonal lines first: N, S, E, W, NE,
-    /// SW, NW, SE. Most games' pieces ride the same way along the lines of one orientation, so
-    /// a pass in this order can reuse what it found for the direction before.
+    /// SW, NW, SE.
     pub const BY_LINE: [Direction; 8] = [
         Direction(0),
         Direction(4),
@@ -224,7 +223,7 @@ pub struct Tables {
     /// `MAX_SHIFTS` different leaps.
     shifts: Vec<Option<Shifts>>,
     /// Per (colour, kind): how many pieces make generating by `shifts` pay (as many as its
-    /// shifts), `u8::MAX` for a kind without them.
+    /// shifts, and at least two), `u8::MAX` for a kind without them.
     shifts_pay_from: [u8; CK_SIZE],
 }
 

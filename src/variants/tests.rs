@@ -112,14 +112,11 @@ fn no_capture_ends_where_it_starts() {
                 let rides = t.capture_rides(color, kind);
                 for sq in rules.geometry().board() {
                     let own = Bitboard::from_square(sq);
-                    assert!(
-                        (t.leap_capture(color, kind, sq) & own).is_empty(),
-                        "{}",
-                        v.name()
-                    );
+                    let at = format!("{}: {color:?} {kind:?} on {sq}", v.name());
+                    assert!((t.leap_capture(color, kind, sq) & own).is_empty(), "{at}");
                     for occ in [Bitboard::EMPTY, occupied] {
                         let ridden = t.ride_targets(rides, sq, occ);
-                        assert!((ridden & own).is_empty(), "{}", v.name());
+                        assert!((ridden & own).is_empty(), "{at}");
                     }
                 }
             }
