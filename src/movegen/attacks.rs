@@ -99,13 +99,8 @@ fn ridden_onto(
         if t.first_blocker(back, sq, occ) != Some(r) {
             continue;
         }
-        let d = back.opposite();
         let rides = t.capture_rides(by, pos.piece_at(r).kind());
-        let range = rides.range[d.0 as usize];
-        if rides.dirs & 1 << d.0 != 0
-            && rides.from.contains(r)
-            && (range == 0 || t.within(sq, range).contains(r))
-        {
+        if t.rides_to(rides, back.opposite(), r, sq) {
             return true;
         }
     }
@@ -237,7 +232,5 @@ pub(crate) fn rider_attacker(
     if !theirs.contains(b) || !riders.contains(kind) {
         return None;
     }
-    let rides = t.capture_rides(by, kind);
-    let range = rides.range[d.0 as usize];
-    (rides.from.contains(b) && (range == 0 || t.within(sq, range).contains(b))).then_some(b)
+    t.rides_to(t.capture_rides(by, kind), d, b, sq).then_some(b)
 }

@@ -490,8 +490,8 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> (Bitboard, B
 
 /// The pieces of `ours` standing alone between `ksq` and a piece of `all_riders` (of colour
 /// `them`) that captures along that line; and those of them the piece beyond would surely
-/// attack `ksq` through, once they left: its kind rides that way from its square and reaches
-/// `ksq` within its range (the checks of the attack test's `ridden_onto`). A rider at a time
+/// attack `ksq` through, once they left (`Tables::rides_to`, the attack test's own check). A
+/// rider at a time
 /// among those on the royal piece's lines (`Tables::toward`).
 fn pinned_on_lines(
     rules: &Rules,
@@ -522,8 +522,7 @@ fn pinned_on_lines(
             continue;
         }
         pinned.insert(b1);
-        let range = rides.range[d.0 as usize];
-        if rides.from.contains(r) && (range == 0 || t.within(ksq, range).contains(r)) {
+        if t.rides_to(rides, d, r, ksq) {
             certain.insert(b1);
         }
     }
@@ -535,10 +534,7 @@ fn pinned_on_lines(
 /// on the pinning piece.
 fn stays_on_pin_line(rules: &Rules, pos: &Position, ksq: Square, from: Square, to: Square) -> bool {
     let t = &rules.tables;
-    let Some(e) = Direction::BY_LINE
-        .into_iter()
-        .find(|&e| t.ray(e, ksq).contains(from))
-    else {
+    let Some(e) = t.toward(ksq, from) else {
         return false;
     };
     let Some(pinner) = t.first_blocker(e, from, pos.occupied()) else {

@@ -402,6 +402,17 @@ impl Tables {
         self.capture_riders[cd(c, d)]
     }
 
+    /// Whether a piece riding by `rides` from `from` reaches `to`, which lies on its ray in
+    /// direction `d` with nothing between: the piece rides that way, may start from `from`, and
+    /// `to` is within its range.
+    #[inline(always)]
+    pub fn rides_to(&self, rides: Rides, d: Direction, from: Square, to: Square) -> bool {
+        let range = rides.range[d.0 as usize % 8];
+        rides.dirs & 1 << (d.0 % 8) != 0
+            && rides.from.contains(from)
+            && (range == 0 || self.within(to, range).contains(from))
+    }
+
     /// Whether the kind's quiet and capture moves coincide.
     #[inline]
     pub fn symmetric(&self, c: Color, k: PieceKind) -> bool {
