@@ -9,10 +9,12 @@ use crate::rules::Rules;
 use std::fmt;
 
 /// A position of any supported game.
-#[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     pub(crate) by_color: [Bitboard; 3],
     pub(crate) by_kind: [Bitboard; MAX_KINDS],
+    /// The kinds below which every piece on the board is (`by_kind` is empty from here on), so
+    /// that a copy copies only the kinds the game has (`clone_from`).
+    pub(crate) kinds_in_use: u8,
     pub(crate) mailbox: [Piece; NUM_SQUARES],
     pub(crate) unmoved: Bitboard,
     pub(crate) ep_targets: Bitboard,
@@ -130,12 +132,92 @@ impl fmt::Display for PositionError {
     }
 }
 
+/// Kinds copied at a time by `clone_from`.
+const KIND_BLOCK: usize = 4;
+const _: () = assert!(MAX_KINDS % KIND_BLOCK == 0);
+
+/// A copy holds the kinds in use only: a copy-make loop copies a position at every move, and
+/// most games have a few kinds of the `MAX_KINDS` a position has room for.
+impl Clone for Position {
+    fn clone(&self) -> Self {
+        Position {
+            by_color: self.by_color,
+            by_kind: self.by_kind,
+            kinds_in_use: self.kinds_in_use,
+            mailbox: self.mailbox,
+            unmoved: self.unmoved,
+            ep_targets: self.ep_targets,
+            ep_victim: self.ep_victim,
+            turn: self.turn,
+            turn_state: self.turn_state,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            ply: self.ply,
+            hash: self.hash,
+            states: self.states.clone(),
+            reserve: self.reserve,
+        }
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        // Whole blocks of kinds, which copy without a call; past `kinds_in_use` the source's
+        // kinds are empty, and so are the copy's once the stale ones are cleared.
+        let used = (source.kinds_in_use as usize).div_ceil(KIND_BLOCK);
+        let stale = (self.kinds_in_use as usize).div_ceil(KIND_BLOCK);
+        for b in 0..used {
+            let block = b * KIND_BLOCK..(b + 1) * KIND_BLOCK;
+            self.by_kind[block.clone()].copy_from_slice(&source.by_kind[block]);
+        }
+        for b in used..stale {
+            self.by_kind[b * KIND_BLOCK..(b + 1) * KIND_BLOCK].fill(Bitboard::EMPTY);
+        }
+        self.kinds_in_use = source.kinds_in_use;
+        self.by_color = source.by_color;
+        self.mailbox = source.mailbox;
+        self.unmoved = source.unmoved;
+        self.ep_targets = source.ep_targets;
+        self.ep_victim = source.ep_victim;
+        self.turn = source.turn;
+        self.turn_state = source.turn_state;
+        self.halfmove = source.halfmove;
+        self.fullmove = source.fullmove;
+        self.ply = source.ply;
+        self.hash = source.hash;
+        self.states.clone_from(&source.states);
+        self.reserve = source.reserve;
+    }
+}
+
+/// Equal positions hold the same pieces, state and counters, whatever kinds they once held.
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        self.by_color == other.by_color
+            && self.by_kind == other.by_kind
+            && self.mailbox == other.mailbox
+            && self.unmoved == other.unmoved
+            && self.ep_targets == other.ep_targets
+            && self.ep_victim == other.ep_victim
+            && self.turn == other.turn
+            && self.turn_state == other.turn_state
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && self.ply == other.ply
+            && self.hash == other.hash
+            && self.states == other.states
+            && self.reserve == other.reserve
+    }
+}
+
+impl Eq for Position {}
+
 impl Position {
     /// An empty board with White to move at ply 0.
     pub fn empty() -> Position {
         let mut p = Position {
             by_color: [Bitboard::EMPTY; 3],
             by_kind: [Bitboard::EMPTY; MAX_KINDS],
+            kinds_in_use: 0,
             mailbox: [Piece::NONE; NUM_SQUARES],
             unmoved: Bitboard::EMPTY,
             ep_targets: Bitboard::EMPTY,
@@ -281,6 +363,7 @@ impl Position {
         self.mailbox[sq.index()] = piece;
         self.by_color[piece.color().index()].insert(sq);
         self.by_kind[piece.kind().index()].insert(sq);
+        self.kinds_in_use = self.kinds_in_use.max(piece.kind().index() as u8 + 1);
         self.hash ^= zobrist::piece(piece, sq);
     }
 

@@ -105,7 +105,7 @@ impl PieceState {
 pub const MAX_STATES: usize = 24;
 
 /// Sparse per-square piece state.
-#[derive(Clone, Copy, Debug)]
+#[derive(Debug)]
 pub struct StateTable {
     len: u8,
     squares: [u8; MAX_STATES],
@@ -118,6 +118,27 @@ impl Default for StateTable {
             len: 0,
             squares: [0; MAX_STATES],
             states: [PieceState::default(); MAX_STATES],
+        }
+    }
+}
+
+/// A copy copies the entries in use only.
+impl Clone for StateTable {
+    fn clone(&self) -> Self {
+        StateTable {
+            len: self.len,
+            squares: self.squares,
+            states: self.states,
+        }
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        let len = source.len as usize;
+        self.len = source.len;
+        if len > 0 {
+            self.squares[..len].copy_from_slice(&source.squares[..len]);
+            self.states[..len].copy_from_slice(&source.states[..len]);
         }
     }
 }

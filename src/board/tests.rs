@@ -583,3 +583,46 @@ fn fen_text_faults_are_named() {
         .parse_fen("4k4*/10/10/10/10/10/10/10/10/4K5[RR] w - - 0 1 0")
         .is_ok());
 }
+
+/// A position copied over one that held more kinds and more state is the source, piece for
+/// piece and entry for entry: the copy takes the kinds and state entries in use only
+/// (`Position::clone_from`), and clears what the old one held beyond them.
+#[test]
+fn a_copy_over_a_fuller_position_is_its_source() {
+    let g = game();
+    let source = base(&g);
+    let mut fuller = Position::empty();
+    for (i, kind) in PieceKind::all(crate::core::MAX_KINDS).enumerate() {
+        fuller.put(Piece::new(Color::Black, kind), Square::from_index(i as u8));
+    }
+    for s in ["a1", "b1", "c1"] {
+        let state = PieceState {
+            counter: 2,
+            ..Default::default()
+        };
+        fuller.set_state(sq(s), state).unwrap();
+    }
+    fuller.clone_from(&source);
+    assert_eq!(fuller, source);
+    for kind in PieceKind::all(crate::core::MAX_KINDS) {
+        assert_eq!(fuller.kind_bb(kind), source.kind_bb(kind), "{kind:?}");
+    }
+    assert_eq!(
+        fuller.states().iter().count(),
+        source.states().iter().count()
+    );
+    assert_consistent(&g, &fuller);
+    // And the other way: a fuller source over a sparser copy.
+    let mut sparse = source.clone();
+    let full = {
+        let mut p = Position::empty();
+        p.clone_from(&fuller);
+        p.put(
+            Piece::new(Color::White, PieceKind::all(20).last().unwrap()),
+            sq("e5"),
+        );
+        p
+    };
+    sparse.clone_from(&full);
+    assert_eq!(sparse, full);
+}
