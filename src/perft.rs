@@ -13,40 +13,82 @@ pub mod suite;
 
 /// Leaf count at `depth`.
 pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
+    count(variant, pos, depth, &mut Plies::new(depth))
+}
+
+/// What a count reuses from node to node: a move list and a child position per depth, and the
+/// last ply's scratch list. A new list is 2 KB to clear and a new position 1 KB to copy, where
+/// a reused child position is written over with the kinds the game has only.
+struct Plies {
+    /// Indexed by the depth left at the node that uses it.
+    plies: Vec<Ply>,
+    scratch: MoveList,
+}
+
+/// One depth's move list and child position.
+struct Ply {
+    moves: MoveList,
+    child: Option<Position>,
+}
+
+impl Plies {
+    fn new(depth: u32) -> Plies {
+        Plies {
+            plies: (0..=depth)
+                .map(|_| Ply {
+                    moves: MoveList::new(),
+                    child: None,
+                })
+                .collect(),
+            scratch: MoveList::new(),
+        }
+    }
+}
+
+/// `perft` with the lists and positions of `plies`, which must reach `depth`.
+fn count(variant: &dyn Variant, pos: &Position, depth: u32, plies: &mut Plies) -> u64 {
+    count_in(variant, pos, depth, &mut plies.plies, &mut plies.scratch)
+}
+
+/// `count` over `plies`, of which the node at `depth` uses the last and its subtree the rest.
+fn count_in(
+    variant: &dyn Variant,
+    pos: &Position,
+    depth: u32,
+    plies: &mut [Ply],
+    scratch: &mut MoveList,
+) -> u64 {
     match depth {
         0 => return 1,
-        1 => return variant.legal_count(pos) as u64,
+        1 => return variant.legal_count_with(pos, scratch) as u64,
         _ => {}
     }
-    let mut moves = MoveList::new();
-    variant.legal_moves(pos, &mut moves);
-    if depth == 2 {
-        // The last ply's counts share one scratch list, and each node's moves one child position.
-        let mut scratch = MoveList::new();
-        let mut child = None;
-        return moves
-            .iter()
-            .map(|&m| {
-                let child = variant.play_in(pos, m, &mut child);
-                variant.legal_count_with(child, &mut scratch) as u64
-            })
-            .sum();
+    let (below, here) = plies.split_at_mut(depth as usize);
+    let Ply { moves, child } = &mut here[0];
+    moves.clear();
+    variant.legal_moves(pos, moves);
+    let mut total = 0;
+    for &m in moves.iter() {
+        let child = variant.play_in(pos, m, child);
+        total += count_in(variant, child, depth - 1, below, scratch);
     }
-    let mut child = None;
-    moves
-        .iter()
-        .map(|&m| perft(variant, variant.play_in(pos, m, &mut child), depth - 1))
-        .sum()
+    total
 }
 
 /// Subtrees at least this deep look at the stop flag before they are counted; shallower ones
-/// run the plain `perft`, so stopping costs nothing where the nodes are.
+/// run the plain count, so stopping costs nothing where the nodes are.
 const STOP_CHECK_DEPTH: u32 = 3;
 
 /// Leaf count at `depth`, or None once `stop` is set.
-fn stoppable(variant: &dyn Variant, pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+fn stoppable(
+    variant: &dyn Variant,
+    pos: &Position,
+    depth: u32,
+    stop: &AtomicBool,
+    plies: &mut Plies,
+) -> Option<u64> {
     if depth < STOP_CHECK_DEPTH {
-        return Some(perft(variant, pos, depth));
+        return Some(count(variant, pos, depth, plies));
     }
     if stop.load(Ordering::Relaxed) {
         return None;
@@ -55,7 +97,7 @@ fn stoppable(variant: &dyn Variant, pos: &Position, depth: u32, stop: &AtomicBoo
     variant.legal_moves(pos, &mut moves);
     let mut total = 0;
     for &m in moves.iter() {
-        total += stoppable(variant, &variant.play(pos, m), depth - 1, stop)?;
+        total += stoppable(variant, &variant.play(pos, m), depth - 1, stop, plies)?;
     }
     Some(total)
 }
@@ -93,7 +135,13 @@ pub fn divide_each(
         let n = if depth <= 1 {
             Some(1)
         } else {
-            stoppable(variant, &variant.play(pos, m), depth - 1, stop)
+            stoppable(
+                variant,
+                &variant.play(pos, m),
+                depth - 1,
+                stop,
+                &mut Plies::new(depth),
+            )
         }?;
         on_move(m, n);
         Some((m, n))
