@@ -55,8 +55,24 @@ fn attacked_by_color(
     theirs: Bitboard,
     by: Color,
 ) -> bool {
+    // Leapers first, then riders, one at a time among those on the square's lines: most
+    // squares have none.
+    let riders = pos.kinds_bb(rules.tables.ride_attack_kinds(by)) & theirs;
+    leapt_onto(rules, pos, sq, occ, theirs, by) || ridden_onto(rules, pos, sq, occ, riders, by)
+}
+
+/// Whether a piece of `theirs` (colour `by`) captures onto `sq` by a leap, with `occ` as the
+/// blockers of lame leaps: only the kinds that capture by a leap at all are looked at.
+#[inline(always)]
+pub(super) fn leapt_onto(
+    rules: &Rules,
+    pos: &Position,
+    sq: Square,
+    occ: Bitboard,
+    theirs: Bitboard,
+    by: Color,
+) -> bool {
     let t = &rules.tables;
-    // Leapers first: only the kinds that capture by a leap at all.
     for kind in t.leap_attack_kinds(by) {
         let of_kind = pos.kind_bb(kind) & theirs;
         if of_kind.is_empty() {
@@ -73,9 +89,7 @@ fn attacked_by_color(
             return true;
         }
     }
-    // Then riders, one at a time among those on the square's lines: most squares have none.
-    let riders = pos.kinds_bb(t.ride_attack_kinds(by)) & theirs;
-    ridden_onto(rules, pos, sq, occ, riders, by)
+    false
 }
 
 /// Whether a piece of `riders` (colour `by`) captures onto `sq` riding, with `occ` as blockers:

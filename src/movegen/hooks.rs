@@ -182,6 +182,16 @@ pub trait Hooks: Send + Sync {
         movegen::table_evasions(self.rules(), pos, in_check)
     }
 
+    /// Whether the side to move is in check (by `Method::Fast`), with `shortcuts` for it: the
+    /// two together where both are needed (perft's last ply). Default: the one, then the other.
+    /// A game that keeps the default `attackers`, `attacked`, `in_check` and `shortcuts` may
+    /// find both in one walk with `movegen::table_check_and_evasions`; a test holds every
+    /// game's answer to the two hooks' at every node of its perft trees.
+    fn check_and_shortcuts(&self, pos: &Position) -> (bool, Shortcuts) {
+        let in_check = self.in_check(pos, Method::Fast);
+        (in_check, self.shortcuts(pos, in_check))
+    }
+
     /// Whether the side to move is in check, worked out by `how`. Called by
     /// `Variant::in_check` (before generating), the reference generator and `fide_outcome`. Default: a royal piece is attacked by the pieces that threaten it
     /// (`movegen::royal_attacked`).

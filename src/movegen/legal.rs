@@ -15,7 +15,17 @@ use super::{generate, Hooks, Method, Shortcuts};
 
 /// All legal moves of the side to move; `in_check` says whether it is in check.
 pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut MoveList) {
-    let shortcuts = h.shortcuts(pos, in_check);
+    legal_with(h, pos, in_check, h.shortcuts(pos, in_check), out);
+}
+
+/// `legal` with the game's `shortcuts` for the position already found.
+fn legal_with<H: Hooks + ?Sized>(
+    h: &H,
+    pos: &Position,
+    in_check: bool,
+    shortcuts: Shortcuts,
+    out: &mut MoveList,
+) {
     generate::pseudo_legal_judged(h, pos, in_check, judged_royal(shortcuts), out);
     filter_legal(h, pos, shortcuts, out);
     enforce_compulsion(h, pos, out);
@@ -43,14 +53,31 @@ pub fn legal_count_with<H: Hooks + ?Sized>(
     in_check: bool,
     rest: &mut MoveList,
 ) -> usize {
+    count_with(h, pos, in_check, h.shortcuts(pos, in_check), rest)
+}
+
+/// `legal_count_with` for the side to move, whether it is in check found with the shortcuts
+/// (`Hooks::check_and_shortcuts`).
+pub fn legal_count_here<H: Hooks + ?Sized>(h: &H, pos: &Position, rest: &mut MoveList) -> usize {
+    let (in_check, shortcuts) = h.check_and_shortcuts(pos);
+    count_with(h, pos, in_check, shortcuts, rest)
+}
+
+/// `legal_count_with` with the game's `shortcuts` for the position already found.
+fn count_with<H: Hooks + ?Sized>(
+    h: &H,
+    pos: &Position,
+    in_check: bool,
+    shortcuts: Shortcuts,
+    rest: &mut MoveList,
+) -> usize {
     rest.clear();
-    if !h.counts_in_bulk(pos) || h.turns_have_parts() || h.compelled(pos).nonempty() {
-        legal(h, pos, in_check, rest);
-        return rest.len();
-    }
-    let shortcuts = h.shortcuts(pos, in_check);
-    if shortcuts.every_move {
-        legal(h, pos, in_check, rest);
+    if !h.counts_in_bulk(pos)
+        || h.turns_have_parts()
+        || h.compelled(pos).nonempty()
+        || shortcuts.every_move
+    {
+        legal_with(h, pos, in_check, shortcuts, rest);
         return rest.len();
     }
     let rules = h.rules();
@@ -376,12 +403,26 @@ pub fn table_shortcuts(rules: &Rules, pos: &Position, in_check: bool) -> Shortcu
     let Some(ksq) = royals.first().filter(|_| !royals.more_than_one()) else {
         return Shortcuts::NONE;
     };
-    let (safe, line_pinned) = if in_check {
-        (Bitboard::EMPTY, Bitboard::EMPTY)
-    } else {
-        let (pinned, line_pinned) = pinned(rules, pos, ksq, us);
-        (!pinned & !Bitboard::from_square(ksq), line_pinned)
-    };
+    if in_check {
+        return royal_shortcuts(ksq, Bitboard::EMPTY, Bitboard::EMPTY);
+    }
+    not_in_check(ksq, pinned(rules, pos, ksq, us))
+}
+
+/// The shortcuts out of check for the royal piece on `ksq`, with what the pin search found.
+#[inline(always)]
+fn not_in_check(ksq: Square, lines: RoyalLines) -> Shortcuts {
+    royal_shortcuts(
+        ksq,
+        !lines.pinned & !Bitboard::from_square(ksq),
+        lines.line_pinned,
+    )
+}
+
+/// The shortcuts by the tables for the royal piece on `ksq`, not in check or before the
+/// evasions are known.
+#[inline(always)]
+fn royal_shortcuts(ksq: Square, safe: Bitboard, line_pinned: Bitboard) -> Shortcuts {
     Shortcuts {
         safe,
         risky: Bitboard::EMPTY,
@@ -408,9 +449,33 @@ pub fn table_evasions(rules: &Rules, pos: &Position, in_check: bool) -> Shortcut
     let Some(evasions) = evasion_squares(rules, pos, ksq, us.opponent()) else {
         return s;
     };
-    s.safe = !pinned(rules, pos, ksq, us).0 & !Bitboard::from_square(ksq);
+    s.safe = !pinned(rules, pos, ksq, us).pinned & !Bitboard::from_square(ksq);
     s.evasions = evasions;
     s
+}
+
+/// Whether the side to move is in check by the tables with the opponent's pieces as attackers
+/// (the default `Hooks::in_check`), and `table_evasions` for it: out of check, the check
+/// test's riders are those the pin search walks, so the two are found in one walk.
+pub fn table_check_and_evasions(rules: &Rules, pos: &Position) -> (bool, Shortcuts) {
+    let us = pos.turn();
+    let them = us.opponent();
+    let royals = pos.royals(rules, us);
+    let Some(ksq) = royals.first().filter(|_| !royals.more_than_one()) else {
+        let (occ, theirs) = (pos.occupied(), pos.color_bb(them));
+        let in_check = royals
+            .into_iter()
+            .any(|k| attacks::table_attacked(rules, pos, k, occ, theirs));
+        return (in_check, table_evasions(rules, pos, in_check));
+    };
+    if attacks::leapt_onto(rules, pos, ksq, pos.occupied(), pos.color_bb(them), them) {
+        return (true, table_evasions(rules, pos, true));
+    }
+    let lines = pinned(rules, pos, ksq, us);
+    if lines.checked {
+        return (true, table_evasions(rules, pos, true));
+    }
+    (false, not_in_check(ksq, lines))
 }
 
 /// The squares where a move of a piece other than the royal one ends the check on `ksq` by
@@ -457,21 +522,36 @@ fn evasion_squares(rules: &Rules, pos: &Position, ksq: Square, them: Color) -> O
     checked.then_some(ends_all)
 }
 
-/// Our pieces whose move could expose the royal piece on `ksq` (those standing alone between it
-/// and an enemy slider, and those on the path of an enemy lame leap onto it), and among them
-/// those held by a slider alone whose attack is certain once they leave its line
-/// (`Shortcuts::line_pinned`). Inlined: returned through memory, the pair was read back as
-/// one 128-bit load from two 64-bit stores, which the processor cannot forward (a stall of
-/// about a tenth of the count's time in `table_evasions`).
+/// What the pin search finds on the lines and lame paths onto a royal piece.
+#[derive(Clone, Copy)]
+struct RoyalLines {
+    /// Our pieces whose move could expose it: those standing alone between it and an enemy
+    /// slider, and those on the path of an enemy lame leap onto it.
+    pinned: Bitboard,
+    /// Those of `pinned` held by a slider alone whose attack is certain once they leave its
+    /// line (`Shortcuts::line_pinned`).
+    line_pinned: Bitboard,
+    /// Whether an enemy slider attacks it now, with nothing between.
+    checked: bool,
+}
+
+/// The pin search for the royal piece on `ksq` of `us`. Inlined: returned through memory, the
+/// pair of boards was read back as one 128-bit load from two 64-bit stores, which the
+/// processor cannot forward (a stall of about a tenth of the count's time in
+/// `table_evasions`).
 #[inline(always)]
-fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> (Bitboard, Bitboard) {
+fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> RoyalLines {
     let t = &rules.tables;
     let them = us.opponent();
     let ours = pos.color_bb(us);
     let riders = pos.kinds_bb(t.ride_attack_kinds(them)) & pos.color_bb(them);
     // Most royal pieces have no enemy rider on their lines at all: one mask test.
-    let (mut pinned, certain) = if (t.rider_lines(them, ksq) & riders).is_empty() {
-        (Bitboard::EMPTY, Bitboard::EMPTY)
+    let mut lines = if (t.rider_lines(them, ksq) & riders).is_empty() {
+        RoyalLines {
+            pinned: Bitboard::EMPTY,
+            line_pinned: Bitboard::EMPTY,
+            checked: false,
+        }
     } else {
         pinned_on_lines(rules, pos, ksq, ours, riders, them)
     };
@@ -484,15 +564,16 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> (Bitboard, B
             }
         }
     }
-    pinned |= on_lame_paths;
-    (pinned, certain & !on_lame_paths)
+    lines.pinned |= on_lame_paths;
+    lines.line_pinned &= !on_lame_paths;
+    lines
 }
 
 /// The pieces of `ours` standing alone between `ksq` and a piece of `all_riders` (of colour
-/// `them`) that captures along that line; and those of them the piece beyond would surely
-/// attack `ksq` through, once they left (`Tables::rides_to`, the attack test's own check). A
-/// rider at a time
-/// among those on the royal piece's lines (`Tables::toward`).
+/// `them`) that captures along that line; those of them the piece beyond would surely attack
+/// `ksq` through once they left, and whether such a piece attacks it with nothing between
+/// (`Tables::rides_to`, the attack test's own check). A rider at a time among those on the
+/// royal piece's lines (`Tables::toward`).
 fn pinned_on_lines(
     rules: &Rules,
     pos: &Position,
@@ -500,11 +581,14 @@ fn pinned_on_lines(
     ours: Bitboard,
     all_riders: Bitboard,
     them: Color,
-) -> (Bitboard, Bitboard) {
+) -> RoyalLines {
     let t = &rules.tables;
     let occ = pos.occupied();
-    let mut pinned = Bitboard::EMPTY;
-    let mut certain = Bitboard::EMPTY;
+    let mut lines = RoyalLines {
+        pinned: Bitboard::EMPTY,
+        line_pinned: Bitboard::EMPTY,
+        checked: false,
+    };
     for r in t.rider_lines(them, ksq) & all_riders {
         let Some(e) = t.toward(ksq, r) else {
             continue;
@@ -515,18 +599,22 @@ fn pinned_on_lines(
             continue;
         }
         let between = t.ray(e, ksq) & !t.ray(e, r) & !Bitboard::from_square(r) & occ;
+        if between.is_empty() {
+            lines.checked |= t.rides_to(rides, d, r, ksq);
+            continue;
+        }
         let Some(b1) = between.first().filter(|_| !between.more_than_one()) else {
             continue;
         };
         if !ours.contains(b1) {
             continue;
         }
-        pinned.insert(b1);
+        lines.pinned.insert(b1);
         if t.rides_to(rides, d, r, ksq) {
-            certain.insert(b1);
+            lines.line_pinned.insert(b1);
         }
     }
-    (pinned, certain)
+    lines
 }
 
 /// Whether the move of the piece on `from`, pinned to the royal piece on `ksq` along a line

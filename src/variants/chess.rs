@@ -5,6 +5,7 @@ use super::{Bench, GameModule, Presentation, SearchSwitches};
 use super::{Hooks, Pipeline};
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Geometry, PieceKind, Square};
+use crate::movegen::{self, Shortcuts};
 use crate::rules::{CastleSpec, PieceSpec, RuleSpec, Rules, StateSpec};
 use std::sync::OnceLock;
 
@@ -187,6 +188,11 @@ impl GameModule for Chess {
 impl Hooks for Chess {
     fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// Check and pins in one walk: the default attack test, check test and shortcuts.
+    fn check_and_shortcuts(&self, pos: &Position) -> (bool, Shortcuts) {
+        movegen::table_check_and_evasions(&self.rules, pos)
     }
 
     /// FIDE's dead positions that are easy to recognise: bare kings, a lone minor piece, and any

@@ -4,7 +4,9 @@
 
 use super::{GameModule, Presentation, SearchSwitches};
 use super::{Hooks, Pipeline};
+use crate::board::Position;
 use crate::core::{Geometry, PieceKind};
+use crate::movegen::{self, Shortcuts};
 use crate::rules::{PieceSpec, RuleSpec, Rules, StateSpec};
 use std::sync::OnceLock;
 
@@ -117,6 +119,11 @@ impl GameModule for Divergent {
 impl Hooks for Divergent {
     fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// Check and pins in one walk: the default attack test, check test and shortcuts.
+    fn check_and_shortcuts(&self, pos: &Position) -> (bool, Shortcuts) {
+        movegen::table_check_and_evasions(&self.rules, pos)
     }
 }
 

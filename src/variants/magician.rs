@@ -11,7 +11,7 @@ use super::{Hooks, Pipeline};
 use crate::board::{Effects, Position};
 use crate::core::Square;
 use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, MoveList, Piece, PieceKind, Special};
-use crate::movegen;
+use crate::movegen::{self, Shortcuts};
 use crate::notation::{self, Dialect};
 use crate::rules::{PieceSpec, RuleSpec, Rules};
 use std::sync::OnceLock;
@@ -120,6 +120,11 @@ impl GameModule for Magician {
 impl Hooks for Magician {
     fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// Check and pins in one walk: the default attack test, check test and shortcuts.
+    fn check_and_shortcuts(&self, pos: &Position) -> (bool, Shortcuts) {
+        movegen::table_check_and_evasions(&self.rules, pos)
     }
 
     /// While the mover has Magicians, a pawn move onto the 6th rank is one of the moves that

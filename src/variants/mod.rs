@@ -166,6 +166,11 @@ pub trait Variant: Send + Sync {
     /// judged with the slow reference attack test (for tests).
     fn exposes_royal(&self, before: &Position, m: Move, after: &Position) -> bool;
 
+    /// Whether the side to move is in check with the legality shortcuts for it, found together
+    /// (`Hooks::check_and_shortcuts`) and found apart (`Hooks::in_check`, then
+    /// `Hooks::shortcuts`), for tests.
+    fn check_and_shortcuts(&self, pos: &Position) -> [(bool, movegen::Shortcuts); 2];
+
     /// Whether the pieces that threaten `defender` attack `sq` with `occupied` as blockers.
     fn attacked(&self, pos: &Position, sq: Square, defender: Color, occupied: Bitboard) -> bool;
 
@@ -242,7 +247,7 @@ impl<H: GameModule> Variant for Pipeline<H> {
     }
 
     fn legal_count_with(&self, pos: &Position, scratch: &mut MoveList) -> usize {
-        movegen::legal_count_with(&self.0, pos, self.in_check(pos), scratch)
+        movegen::legal_count_here(&self.0, pos, scratch)
     }
 
     fn noisy_moves(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
@@ -267,6 +272,14 @@ impl<H: GameModule> Variant for Pipeline<H> {
 
     fn exposes_royal(&self, before: &Position, m: Move, after: &Position) -> bool {
         self.0.exposed(before, m, after, Method::Reference)
+    }
+
+    fn check_and_shortcuts(&self, pos: &Position) -> [(bool, movegen::Shortcuts); 2] {
+        let in_check = self.0.in_check(pos, Method::Fast);
+        [
+            self.0.check_and_shortcuts(pos),
+            (in_check, self.0.shortcuts(pos, in_check)),
+        ]
     }
 
     fn attacked(&self, pos: &Position, sq: Square, defender: Color, occupied: Bitboard) -> bool {

@@ -99,6 +99,26 @@ fn fast_generator_equals_reference() {
     }
 }
 
+/// A game's check and shortcuts found in one walk (`Hooks::check_and_shortcuts`) are those the
+/// check test and the shortcuts hook find apart, at every playout position and every position
+/// a move away (where most checks are).
+#[test]
+fn check_and_shortcuts_together_equal_apart() {
+    for v in all() {
+        let mut checks = 0;
+        for_each_playout_position(*v, |pos, moves| {
+            for next in std::iter::once(pos.clone()).chain(moves.iter().map(|&m| v.play(pos, m))) {
+                let [together, apart] = v.check_and_shortcuts(&next);
+                assert_eq!(together, apart, "{}: {}", v.name(), v.fen(&next));
+                checks += usize::from(apart.0);
+            }
+        });
+        // Some games have no check at all (Afterlife); where the playouts found checks, enough
+        // were seen to matter.
+        assert!(checks == 0 || checks > 50, "{}: {checks} checks", v.name());
+    }
+}
+
 #[test]
 fn no_capture_ends_where_it_starts() {
     // `SquareTest::attacked_squares` counts on it: a piece's own square is attacked only by the
