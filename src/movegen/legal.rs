@@ -18,6 +18,13 @@ pub fn legal<H: Hooks + ?Sized>(h: &H, pos: &Position, in_check: bool, out: &mut
     legal_with(h, pos, in_check, h.shortcuts(pos, in_check), out);
 }
 
+/// `legal` for the side to move, whether it is in check found with the shortcuts
+/// (`Hooks::check_and_shortcuts`).
+pub fn legal_here<H: Hooks + ?Sized>(h: &H, pos: &Position, out: &mut MoveList) {
+    let (in_check, shortcuts) = h.check_and_shortcuts(pos);
+    legal_with(h, pos, in_check, shortcuts, out);
+}
+
 /// `legal` with the game's `shortcuts` for the position already found.
 fn legal_with<H: Hooks + ?Sized>(
     h: &H,
@@ -249,10 +256,23 @@ pub fn enforce_compulsion<H: Hooks + ?Sized>(h: &H, pos: &Position, moves: &mut 
     }
 }
 
-/// Whether `m` (pseudo-legal) leaves the mover's royal pieces safe, by making it.
-fn legal_by_making<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move) -> bool {
-    let next = super::play(h, pos, m);
-    !h.exposed(pos, m, &next, Method::Fast)
+/// Whether `m` (pseudo-legal) leaves the mover's royal pieces safe, by making it in `made`:
+/// written over the position a move before left there, or a new one the first time (a copy
+/// over one takes the kinds in use only).
+fn legal_by_making<H: Hooks + ?Sized>(
+    h: &H,
+    pos: &Position,
+    m: Move,
+    made: &mut Option<Position>,
+) -> bool {
+    let next = match made {
+        Some(next) => {
+            super::play_into(h, pos, m, next);
+            next
+        }
+        None => made.insert(super::play(h, pos, m)),
+    };
+    !h.exposed(pos, m, next, Method::Fast)
 }
 
 /// Keeps the pseudo-legal moves of `out` that the game allows and that leave no royal piece of
@@ -308,6 +328,8 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
     };
     // The attackers made ready for the royal piece's targets, at its first move.
     let mut square_test: Option<Option<SquareTest>> = None;
+    // Where the moves judged by making them are made, one after another.
+    let mut made = None;
     out.retain(|m| {
         if !h.allows(pos, m) {
             false
@@ -333,10 +355,10 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
                 let ksq = royal.expect("line pins are to the royal piece");
                 stays_on_pin_line(h.rules(), pos, ksq, m.from(), m.to())
             } else {
-                legal_by_making(h, pos, m)
+                legal_by_making(h, pos, m, &mut made)
             }
         } else if by_tables && m.kind() == MoveKind::Castle && Some(m.from()) == royal {
-            castles_safely(h, pos, m, attackers)
+            castles_safely(h, pos, m, attackers, &mut made)
         } else if m.kind() == MoveKind::Transform && !EVADING && safe.contains(m.from()) {
             // A transformation moves nothing, so it exposes nothing either (in check it
             // leaves the check standing: made and judged).
@@ -352,15 +374,22 @@ fn filter_by_shortcuts<H: Hooks + ?Sized, const EVADING: bool>(
             // The game says the move exposes no more than an ordinary move of its piece.
             true
         } else {
-            legal_by_making(h, pos, m)
+            legal_by_making(h, pos, m, &mut made)
         }
     });
 }
 
 /// Whether the castling move `m` of the royal piece leaves it safe, its path having been found
 /// safe when the move was generated: its target is not attacked by `attackers` with both pieces
-/// moved (a partner that left a line may open it onto the target).
-fn castles_safely<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move, attackers: Bitboard) -> bool {
+/// moved (a partner that left a line may open it onto the target). A castling the rules do not
+/// name is made in `made` and judged.
+fn castles_safely<H: Hooks + ?Sized>(
+    h: &H,
+    pos: &Position,
+    m: Move,
+    attackers: Bitboard,
+    made: &mut Option<Position>,
+) -> bool {
     let us = pos.turn();
     let partner_from = m.aux().expect("castling has a partner");
     let Some(c) = h.rules().spec.castling.iter().find(|c| {
@@ -369,7 +398,7 @@ fn castles_safely<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move, attackers: 
             && c.king_to == m.to()
             && c.partner_from == partner_from
     }) else {
-        return legal_by_making(h, pos, m);
+        return legal_by_making(h, pos, m, made);
     };
     let lifted = Bitboard::from_square(c.king_from) | Bitboard::from_square(c.partner_from);
     let placed = Bitboard::from_square(c.king_to) | Bitboard::from_square(c.partner_to);
