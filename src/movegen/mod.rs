@@ -25,9 +25,9 @@ pub use attacks::{attacked_by, table_attacked};
 pub use generate::{en_passant, moves_of, pseudo_legal, pseudo_legal_noisy, push_target};
 pub use hooks::{default_rights, Hooks, Rights, Rulings, Shortcuts};
 pub use legal::{
-    castling_pieces_stand, legal, legal_count, legal_count_here, legal_count_with, legal_noisy,
-    royal_attacked, table_check_and_evasions, table_evasions, table_shortcuts, validate_basic,
-    validate_stateless, validate_two_players, BulkCount,
+    castling_pieces_stand, legal, legal_count, legal_count_here, legal_count_with, legal_here,
+    legal_noisy, royal_attacked, table_check_and_evasions, table_evasions, table_shortcuts,
+    validate_basic, validate_stateless, validate_two_players, BulkCount,
 };
 pub use outcome::{fide_outcome, EndReason, Outcome};
 pub use play::{play, play_into};

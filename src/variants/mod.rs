@@ -242,6 +242,10 @@ impl<H: GameModule> Variant for Pipeline<H> {
         H::BENCH
     }
 
+    fn legal_moves(&self, pos: &Position, out: &mut MoveList) {
+        movegen::legal_here(&self.0, pos, out);
+    }
+
     fn legal_moves_checked(&self, pos: &Position, in_check: bool, out: &mut MoveList) {
         movegen::legal(&self.0, pos, in_check, out);
     }
