@@ -186,7 +186,10 @@ pub trait Hooks: Send + Sync {
     /// two together where both are needed (perft's last ply). Default: the one, then the other.
     /// A game that keeps the default `attackers`, `attacked`, `in_check` and `shortcuts` may
     /// find both in one walk with `movegen::table_check_and_evasions`; a test holds every
-    /// game's answer to the two hooks' at every node of its perft trees.
+    /// game's answer to the two hooks' at every position of its random playouts and every
+    /// position a move from them. A game's own should be inlined: returned through memory, the
+    /// pair is read back in wider loads than it was stored in, which the processor cannot
+    /// forward.
     fn check_and_shortcuts(&self, pos: &Position) -> (bool, Shortcuts) {
         let in_check = self.in_check(pos, Method::Fast);
         (in_check, self.shortcuts(pos, in_check))

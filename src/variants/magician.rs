@@ -123,6 +123,7 @@ impl Hooks for Magician {
     }
 
     /// Check and pins in one walk: the default attack test, check test and shortcuts.
+    #[inline(always)]
     fn check_and_shortcuts(&self, pos: &Position) -> (bool, Shortcuts) {
         movegen::table_check_and_evasions(&self.rules, pos)
     }
