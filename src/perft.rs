@@ -16,11 +16,12 @@ pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
     count(variant, pos, depth, &mut Plies::new(depth))
 }
 
-/// What a count reuses from node to node: a move list and a child position per depth, and the
-/// last ply's scratch list. A new list is 2 KB to clear and a new position 1 KB to copy, where
-/// a reused child position is written over with the kinds the game has only.
+/// What a count reuses from node to node: a move list and a child position for each depth of
+/// 2 or more (shallower nodes are counted, not listed), and the last ply's scratch list. A new
+/// list is 2 KB to clear and a new position 1 KB to copy, where a reused child position is
+/// written over with the kinds the game has only.
 struct Plies {
-    /// Indexed by the depth left at the node that uses it.
+    /// The node at depth `d` uses `plies[d - 2]`.
     plies: Vec<Ply>,
     scratch: MoveList,
 }
@@ -32,9 +33,10 @@ struct Ply {
 }
 
 impl Plies {
+    /// Enough for a count of `depth`.
     fn new(depth: u32) -> Plies {
         Plies {
-            plies: (0..=depth)
+            plies: (2..=depth)
                 .map(|_| Ply {
                     moves: MoveList::new(),
                     child: None,
@@ -50,7 +52,7 @@ fn count(variant: &dyn Variant, pos: &Position, depth: u32, plies: &mut Plies) -
     count_in(variant, pos, depth, &mut plies.plies, &mut plies.scratch)
 }
 
-/// `count` over `plies`, of which the node at `depth` uses the last and its subtree the rest.
+/// `count` over `plies`: the node at `depth` uses `plies[depth - 2]`, its subtree those before.
 fn count_in(
     variant: &dyn Variant,
     pos: &Position,
@@ -63,7 +65,7 @@ fn count_in(
         1 => return variant.legal_count_with(pos, scratch) as u64,
         _ => {}
     }
-    let (below, here) = plies.split_at_mut(depth as usize);
+    let (below, here) = plies.split_at_mut(depth as usize - 2);
     let Ply { moves, child } = &mut here[0];
     moves.clear();
     variant.legal_moves(pos, moves);
@@ -140,7 +142,7 @@ pub fn divide_each(
                 &variant.play(pos, m),
                 depth - 1,
                 stop,
-                &mut Plies::new(depth),
+                &mut Plies::new(depth - 1),
             )
         }?;
         on_move(m, n);

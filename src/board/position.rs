@@ -13,7 +13,8 @@ pub struct Position {
     pub(crate) by_color: [Bitboard; 3],
     pub(crate) by_kind: [Bitboard; MAX_KINDS],
     /// The kinds below which every piece on the board is (`by_kind` is empty from here on), so
-    /// that a copy copies only the kinds the game has (`clone_from`).
+    /// that a copy copies only the kinds the game has (`clone_from`). An upper bound: placing a
+    /// piece raises it, removing one leaves it.
     pub(crate) kinds_in_use: u8,
     pub(crate) mailbox: [Piece; NUM_SQUARES],
     pub(crate) unmoved: Bitboard,
@@ -136,76 +137,131 @@ impl fmt::Display for PositionError {
 const KIND_BLOCK: usize = 4;
 const _: () = assert!(MAX_KINDS % KIND_BLOCK == 0);
 
-/// A copy holds the kinds in use only: a copy-make loop copies a position at every move, and
-/// most games have a few kinds of the `MAX_KINDS` a position has room for.
+/// `clone_from` copies the kinds in use only: a copy-make loop writes a position over another
+/// at every move, and most games have a few kinds of the `MAX_KINDS` a position has room for.
+/// Each field is named (no `..`), so that a field added later cannot be left out of a copy.
 impl Clone for Position {
     fn clone(&self) -> Self {
+        let Position {
+            by_color,
+            by_kind,
+            kinds_in_use,
+            mailbox,
+            unmoved,
+            ep_targets,
+            ep_victim,
+            turn,
+            turn_state,
+            halfmove,
+            fullmove,
+            ply,
+            hash,
+            states,
+            reserve,
+        } = self;
         Position {
-            by_color: self.by_color,
-            by_kind: self.by_kind,
-            kinds_in_use: self.kinds_in_use,
-            mailbox: self.mailbox,
-            unmoved: self.unmoved,
-            ep_targets: self.ep_targets,
-            ep_victim: self.ep_victim,
-            turn: self.turn,
-            turn_state: self.turn_state,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            ply: self.ply,
-            hash: self.hash,
-            states: self.states.clone(),
-            reserve: self.reserve,
+            by_color: *by_color,
+            by_kind: *by_kind,
+            kinds_in_use: *kinds_in_use,
+            mailbox: *mailbox,
+            unmoved: *unmoved,
+            ep_targets: *ep_targets,
+            ep_victim: *ep_victim,
+            turn: *turn,
+            turn_state: *turn_state,
+            halfmove: *halfmove,
+            fullmove: *fullmove,
+            ply: *ply,
+            hash: *hash,
+            states: states.clone(),
+            reserve: *reserve,
         }
     }
 
     #[inline]
     fn clone_from(&mut self, source: &Self) {
+        let Position {
+            by_color,
+            by_kind,
+            kinds_in_use,
+            mailbox,
+            unmoved,
+            ep_targets,
+            ep_victim,
+            turn,
+            turn_state,
+            halfmove,
+            fullmove,
+            ply,
+            hash,
+            states,
+            reserve,
+        } = source;
+        debug_assert!(by_kind[*kinds_in_use as usize..]
+            .iter()
+            .all(|b| b.is_empty()));
         // Whole blocks of kinds, which copy without a call; past `kinds_in_use` the source's
         // kinds are empty, and so are the copy's once the stale ones are cleared.
-        let used = (source.kinds_in_use as usize).div_ceil(KIND_BLOCK);
+        let used = (*kinds_in_use as usize).div_ceil(KIND_BLOCK);
         let stale = (self.kinds_in_use as usize).div_ceil(KIND_BLOCK);
         for b in 0..used {
             let block = b * KIND_BLOCK..(b + 1) * KIND_BLOCK;
-            self.by_kind[block.clone()].copy_from_slice(&source.by_kind[block]);
+            self.by_kind[block.clone()].copy_from_slice(&by_kind[block]);
         }
         for b in used..stale {
             self.by_kind[b * KIND_BLOCK..(b + 1) * KIND_BLOCK].fill(Bitboard::EMPTY);
         }
-        self.kinds_in_use = source.kinds_in_use;
-        self.by_color = source.by_color;
-        self.mailbox = source.mailbox;
-        self.unmoved = source.unmoved;
-        self.ep_targets = source.ep_targets;
-        self.ep_victim = source.ep_victim;
-        self.turn = source.turn;
-        self.turn_state = source.turn_state;
-        self.halfmove = source.halfmove;
-        self.fullmove = source.fullmove;
-        self.ply = source.ply;
-        self.hash = source.hash;
-        self.states.clone_from(&source.states);
-        self.reserve = source.reserve;
+        self.kinds_in_use = *kinds_in_use;
+        self.by_color = *by_color;
+        self.mailbox = *mailbox;
+        self.unmoved = *unmoved;
+        self.ep_targets = *ep_targets;
+        self.ep_victim = *ep_victim;
+        self.turn = *turn;
+        self.turn_state = *turn_state;
+        self.halfmove = *halfmove;
+        self.fullmove = *fullmove;
+        self.ply = *ply;
+        self.hash = *hash;
+        self.states.clone_from(states);
+        self.reserve = *reserve;
     }
 }
 
 /// Equal positions hold the same pieces, state and counters, whatever kinds they once held.
 impl PartialEq for Position {
     fn eq(&self, other: &Self) -> bool {
-        self.by_color == other.by_color
-            && self.by_kind == other.by_kind
-            && self.mailbox == other.mailbox
-            && self.unmoved == other.unmoved
-            && self.ep_targets == other.ep_targets
-            && self.ep_victim == other.ep_victim
-            && self.turn == other.turn
-            && self.turn_state == other.turn_state
-            && self.halfmove == other.halfmove
-            && self.fullmove == other.fullmove
-            && self.ply == other.ply
-            && self.hash == other.hash
-            && self.states == other.states
-            && self.reserve == other.reserve
+        let Position {
+            by_color,
+            by_kind,
+            kinds_in_use: _,
+            mailbox,
+            unmoved,
+            ep_targets,
+            ep_victim,
+            turn,
+            turn_state,
+            halfmove,
+            fullmove,
+            ply,
+            hash,
+            states,
+            reserve,
+        } = self;
+        *by_color == other.by_color
+            && *by_kind == other.by_kind
+            && *mailbox == other.mailbox
+            && *unmoved == other.unmoved
+            && *ep_targets == other.ep_targets
+            && *ep_victim == other.ep_victim
+            && *turn == other.turn
+            && *turn_state == other.turn_state
+            && *halfmove == other.halfmove
+            && *fullmove == other.fullmove
+            && *ply == other.ply
+            && *hash == other.hash
+            && *states == other.states
+            && *reserve == other.reserve
     }
 }
 

@@ -136,6 +136,8 @@ impl Clone for StateTable {
     fn clone_from(&mut self, source: &Self) {
         let len = source.len as usize;
         self.len = source.len;
+        // Most positions of most games have no state: no call to copy nothing (a call a move
+        // was 1% of a FIDE perft's instructions).
         if len > 0 {
             self.squares[..len].copy_from_slice(&source.squares[..len]);
             self.states[..len].copy_from_slice(&source.states[..len]);

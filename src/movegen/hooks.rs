@@ -183,7 +183,8 @@ pub trait Hooks: Send + Sync {
     }
 
     /// Whether the side to move is in check (by `Method::Fast`), with `shortcuts` for it: the
-    /// two together where both are needed (perft's last ply). Default: the one, then the other.
+    /// two together where both are needed (`Variant::legal_moves` and the count, where the
+    /// check is not known yet). Default: the one, then the other.
     /// A game that keeps the default `attackers`, `attacked`, `in_check` and `shortcuts` may
     /// find both in one walk with `movegen::table_check_and_evasions`; a test holds every
     /// game's answer to the two hooks' at every position of its random playouts and every
@@ -195,9 +196,10 @@ pub trait Hooks: Send + Sync {
         (in_check, self.shortcuts(pos, in_check))
     }
 
-    /// Whether the side to move is in check, worked out by `how`. Called by
-    /// `Variant::in_check` (before generating), the reference generator and `fide_outcome`. Default: a royal piece is attacked by the pieces that threaten it
-    /// (`movegen::royal_attacked`).
+    /// Whether the side to move is in check, worked out by `how`. Called by `Variant::in_check`
+    /// (the search's check test before generating), the default `check_and_shortcuts`, the
+    /// reference generator and `fide_outcome`. Default: a royal piece is attacked by the pieces
+    /// that threaten it (`movegen::royal_attacked`).
     fn in_check(&self, pos: &Position, how: Method) -> bool {
         movegen::royal_attacked(self, pos, pos.turn(), how)
     }

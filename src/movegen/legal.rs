@@ -256,22 +256,15 @@ pub fn enforce_compulsion<H: Hooks + ?Sized>(h: &H, pos: &Position, moves: &mut 
     }
 }
 
-/// Whether `m` (pseudo-legal) leaves the mover's royal pieces safe, by making it in `made`:
-/// written over the position a move before left there, or a new one the first time (a copy
-/// over one takes the kinds in use only).
+/// Whether `m` (pseudo-legal) leaves the mover's royal pieces safe, by making it in `made`
+/// (`play_in`: over the position the move before was made in).
 fn legal_by_making<H: Hooks + ?Sized>(
     h: &H,
     pos: &Position,
     m: Move,
     made: &mut Option<Position>,
 ) -> bool {
-    let next = match made {
-        Some(next) => {
-            super::play_into(h, pos, m, next);
-            next
-        }
-        None => made.insert(super::play(h, pos, m)),
-    };
+    let next = super::play_in(h, pos, m, made);
     !h.exposed(pos, m, next, Method::Fast)
 }
 
@@ -555,7 +548,6 @@ fn evasion_squares(rules: &Rules, pos: &Position, ksq: Square, them: Color) -> O
 }
 
 /// What the pin search finds on the lines and lame paths onto a royal piece.
-#[derive(Clone, Copy)]
 struct RoyalLines {
     /// Our pieces whose move could expose it: those standing alone between it and an enemy
     /// slider, and those on the path of an enemy lame leap onto it.
@@ -567,10 +559,9 @@ struct RoyalLines {
     checked: bool,
 }
 
-/// The pin search for the royal piece on `ksq` of `us`. Inlined: returned through memory, the
-/// pair of boards was read back as one 128-bit load from two 64-bit stores, which the
-/// processor cannot forward (a stall of about a tenth of the count's time in
-/// `table_evasions`).
+/// The pin search for the royal piece on `ksq` of `us`. Inlined: returned through memory, its
+/// boards were read back in 128-bit loads from 64-bit stores, which the processor cannot
+/// forward (a stall of about a tenth of the count's time in `table_evasions`).
 #[inline(always)]
 fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> RoyalLines {
     let t = &rules.tables;

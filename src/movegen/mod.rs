@@ -30,7 +30,7 @@ pub use legal::{
     validate_basic, validate_stateless, validate_two_players, BulkCount,
 };
 pub use outcome::{fide_outcome, EndReason, Outcome};
-pub use play::{play, play_into};
+pub use play::{play, play_in, play_into};
 
 use crate::board::Position;
 use crate::core::{Move, MoveKind, PieceKind};

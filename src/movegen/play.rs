@@ -22,6 +22,24 @@ pub fn play_into<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move, next: &mut P
     make(h, pos, m, next);
 }
 
+/// The position after `m`, in `slot`: written over the one a move before left there
+/// (`play_into`), or a new one the first time. A loop over a node's moves copies the position
+/// once a move this way, and only the kinds in use (`Position::clone_from`).
+pub fn play_in<'a, H: Hooks + ?Sized>(
+    h: &H,
+    pos: &Position,
+    m: Move,
+    slot: &'a mut Option<Position>,
+) -> &'a Position {
+    match slot {
+        Some(next) => {
+            play_into(h, pos, m, next);
+            next
+        }
+        None => slot.insert(play(h, pos, m)),
+    }
+}
+
 /// The effects of `m` on `next`, a copy of `pos`.
 fn make<H: Hooks + ?Sized>(h: &H, pos: &Position, m: Move, next: &mut Position) {
     let rules = h.rules();

@@ -150,14 +150,7 @@ pub trait Variant: Send + Sync {
     /// The position after `m`, in `slot`: written over the one a move before left there
     /// (`play_into`), or a new one the first time. A loop over a node's moves copies the
     /// position once a move this way, not twice.
-    fn play_in<'a>(&self, pos: &Position, m: Move, slot: &'a mut Option<Position>) -> &'a Position {
-        if slot.is_none() {
-            return slot.insert(self.play(pos, m));
-        }
-        let next = slot.as_mut().expect("filled by an earlier move");
-        self.play_into(pos, m, next);
-        next
-    }
+    fn play_in<'a>(&self, pos: &Position, m: Move, slot: &'a mut Option<Position>) -> &'a Position;
 
     /// Whether the side to move is in check.
     fn in_check(&self, pos: &Position) -> bool;
@@ -169,7 +162,8 @@ pub trait Variant: Send + Sync {
     /// Whether the side to move is in check with the legality shortcuts for it, found together
     /// (`Hooks::check_and_shortcuts`) and found apart (`Hooks::in_check`, then
     /// `Hooks::shortcuts`), for tests.
-    fn check_and_shortcuts(&self, pos: &Position) -> [(bool, movegen::Shortcuts); 2];
+    #[cfg(test)]
+    fn check_and_shortcuts_both_ways(&self, pos: &Position) -> [(bool, movegen::Shortcuts); 2];
 
     /// Whether the pieces that threaten `defender` attack `sq` with `occupied` as blockers.
     fn attacked(&self, pos: &Position, sq: Square, defender: Color, occupied: Bitboard) -> bool;
@@ -270,6 +264,10 @@ impl<H: GameModule> Variant for Pipeline<H> {
         movegen::play_into(&self.0, pos, m, next);
     }
 
+    fn play_in<'a>(&self, pos: &Position, m: Move, slot: &'a mut Option<Position>) -> &'a Position {
+        movegen::play_in(&self.0, pos, m, slot)
+    }
+
     fn in_check(&self, pos: &Position) -> bool {
         self.0.in_check(pos, Method::Fast)
     }
@@ -278,7 +276,8 @@ impl<H: GameModule> Variant for Pipeline<H> {
         self.0.exposed(before, m, after, Method::Reference)
     }
 
-    fn check_and_shortcuts(&self, pos: &Position) -> [(bool, movegen::Shortcuts); 2] {
+    #[cfg(test)]
+    fn check_and_shortcuts_both_ways(&self, pos: &Position) -> [(bool, movegen::Shortcuts); 2] {
         let in_check = self.0.in_check(pos, Method::Fast);
         [
             self.0.check_and_shortcuts(pos),

@@ -108,14 +108,14 @@ fn check_and_shortcuts_together_equal_apart() {
         let mut checks = 0;
         for_each_playout_position(*v, |pos, moves| {
             for next in std::iter::once(pos.clone()).chain(moves.iter().map(|&m| v.play(pos, m))) {
-                let [together, apart] = v.check_and_shortcuts(&next);
+                let [together, apart] = v.check_and_shortcuts_both_ways(&next);
                 assert_eq!(together, apart, "{}: {}", v.name(), v.fen(&next));
                 checks += usize::from(apart.0);
             }
         });
-        // Some games have no check at all (Afterlife); where the playouts found checks, enough
-        // were seen to matter.
-        assert!(checks == 0 || checks > 50, "{}: {checks} checks", v.name());
+        // Every game with royal pieces had thousands of checks in these playouts.
+        let least = if v.rules().royal.is_empty() { 0 } else { 1000 };
+        assert!(checks >= least, "{}: {checks} checks", v.name());
     }
 }
 
