@@ -257,7 +257,9 @@ pub fn enforce_compulsion<H: Hooks + ?Sized>(h: &H, pos: &Position, moves: &mut 
 }
 
 /// Whether `m` (pseudo-legal) leaves the mover's royal pieces safe, by making it in `made`
-/// (`play_in`: over the position the move before was made in).
+/// (`play_in`: over the position the move before was made in). Out of line: inlined into the
+/// filter's loop, it cost Magician's perft 2% more instructions.
+#[inline(never)]
 fn legal_by_making<H: Hooks + ?Sized>(
     h: &H,
     pos: &Position,
