@@ -188,9 +188,10 @@ pub trait Hooks: Send + Sync {
     /// A game that keeps the default `attackers`, `attacked`, `in_check` and `shortcuts` may
     /// find both in one walk with `movegen::table_check_and_evasions`; a test holds every
     /// game's answer to the two hooks' at every position of its random playouts and every
-    /// position a move from them. A game's own should be inlined: returned through memory, the
-    /// pair is read back in wider loads than it was stored in, which the processor cannot
+    /// position a move from them. Inlined, and a game's own should be: returned through memory,
+    /// the pair is read back in wider loads than it was stored in, which the processor cannot
     /// forward.
+    #[inline(always)]
     fn check_and_shortcuts(&self, pos: &Position) -> (bool, Shortcuts) {
         let in_check = self.in_check(pos, Method::Fast);
         (in_check, self.shortcuts(pos, in_check))
