@@ -540,10 +540,7 @@ fn evasion_squares(rules: &Rules, pos: &Position, ksq: Square, them: Color) -> O
         let d = Direction(d);
         if let Some(b) = attacks::rider_attacker(rules, pos, ksq, occ, theirs, them, d) {
             let back = d.opposite();
-            checker(
-                b,
-                t.ray(back, ksq) & !t.ray(back, b) & !Bitboard::from_square(b),
-            );
+            checker(b, t.between(back, ksq, b));
         }
     }
     checked.then_some(ends_all)
@@ -561,6 +558,15 @@ struct RoyalLines {
     checked: bool,
 }
 
+impl RoyalLines {
+    /// No pin and no check.
+    const NONE: RoyalLines = RoyalLines {
+        pinned: Bitboard::EMPTY,
+        line_pinned: Bitboard::EMPTY,
+        checked: false,
+    };
+}
+
 /// The pin search for the royal piece on `ksq` of `us`. Inlined: returned through memory, its
 /// boards were read back in 128-bit loads from 64-bit stores, which the processor cannot
 /// forward (a stall of about a tenth of the count's time in `table_evasions`).
@@ -572,11 +578,7 @@ fn pinned(rules: &Rules, pos: &Position, ksq: Square, us: Color) -> RoyalLines {
     let riders = pos.kinds_bb(t.ride_attack_kinds(them)) & pos.color_bb(them);
     // Most royal pieces have no enemy rider on their lines at all: one mask test.
     let mut lines = if (t.rider_lines(them, ksq) & riders).is_empty() {
-        RoyalLines {
-            pinned: Bitboard::EMPTY,
-            line_pinned: Bitboard::EMPTY,
-            checked: false,
-        }
+        RoyalLines::NONE
     } else {
         pinned_on_lines(rules, pos, ksq, ours, riders, them)
     };
@@ -609,11 +611,7 @@ fn pinned_on_lines(
 ) -> RoyalLines {
     let t = &rules.tables;
     let occ = pos.occupied();
-    let mut lines = RoyalLines {
-        pinned: Bitboard::EMPTY,
-        line_pinned: Bitboard::EMPTY,
-        checked: false,
-    };
+    let mut lines = RoyalLines::NONE;
     for r in t.rider_lines(them, ksq) & all_riders {
         let Some(e) = t.toward(ksq, r) else {
             continue;
@@ -623,7 +621,7 @@ fn pinned_on_lines(
         if rides.dirs & 1 << d.0 == 0 {
             continue;
         }
-        let between = t.ray(e, ksq) & !t.ray(e, r) & !Bitboard::from_square(r) & occ;
+        let between = t.between(e, ksq, r) & occ;
         if between.is_empty() {
             lines.checked |= t.rides_to(rides, d, r, ksq);
             continue;
@@ -653,7 +651,7 @@ fn stays_on_pin_line(rules: &Rules, pos: &Position, ksq: Square, from: Square, t
     let Some(pinner) = t.first_blocker(e, from, pos.occupied()) else {
         return false;
     };
-    (t.ray(e, ksq) & !t.ray(e, pinner)).contains(to)
+    to == pinner || t.between(e, ksq, pinner).contains(to)
 }
 
 /// Checks every game shares unless it overrides `validate`: castling rights whose pieces stand on

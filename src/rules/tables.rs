@@ -294,6 +294,13 @@ impl Tables {
         (d != NOT_ALIGNED).then_some(Direction(d))
     }
 
+    /// The squares strictly between `from` and `to`, where `to` lies on the ray from `from` in
+    /// direction `d`.
+    #[inline(always)]
+    pub fn between(&self, d: Direction, from: Square, to: Square) -> Bitboard {
+        self.ray(d, from) & self.ray(d.opposite(), to)
+    }
+
     /// Squares within Chebyshev distance `r` of `sq`.
     #[inline]
     pub fn within(&self, sq: Square, r: u8) -> Bitboard {
