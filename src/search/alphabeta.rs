@@ -15,13 +15,17 @@ use crate::core::{Color, Move, MoveList};
 const DEFER_DEPTH: i32 = 3;
 
 /// What the steps of one node read: its depth (which internal iterative reduction may lower), its
-/// distance from the root, whether it is on a PV line, and whether its side to move is in check.
+/// distance from the root, whether it is on a PV line, whether its side to move is in check, the
+/// move a singular-extension search leaves out and the move extended as singular (each
+/// `Move::NULL` if none).
 #[derive(Clone, Copy)]
 pub(super) struct Node {
     pub(super) depth: i32,
     pub(super) ply: usize,
     pub(super) pv_node: bool,
     pub(super) in_check: bool,
+    pub(super) excluded: Move,
+    pub(super) singular: Move,
 }
 
 impl Worker<'_> {
@@ -51,6 +55,8 @@ impl Worker<'_> {
             ply,
             pv_node,
             in_check,
+            excluded: self.excluded[ply],
+            singular: Move::NULL,
         };
         // Step 2. Draws by repetition within the search, before anything else.
         if self.is_repetition(pos) {
@@ -63,8 +69,9 @@ impl Worker<'_> {
         if alpha >= beta {
             return alpha;
         }
-        // Step 4. The transposition table: a deep enough entry ends the node outside PV lines.
-        let (tt_move, tt_score, tt_eval) = self.probe_tt(pos, node, alpha, beta);
+        // Step 4. The transposition table: a deep enough entry ends the node outside PV lines
+        // (not in a search that leaves a move out: the entry includes it).
+        let (tt_move, tt_score, tt_eval, tt_entry) = self.probe_tt(pos, node, alpha, beta);
         if let Some(score) = tt_score {
             return score;
         }
@@ -87,7 +94,8 @@ impl Worker<'_> {
                 return score;
             }
         }
-        // Step 6. Reverse futility on the static evaluation (the table's, when it has one).
+        // Step 6. Reverse futility on the static evaluation (the table's, when it has one); not
+        // in a search that leaves a move out, whose answer would then rest on the evaluation.
         let static_eval = if in_check {
             -INFINITY
         } else if tt_eval != NO_EVAL {
@@ -95,14 +103,17 @@ impl Worker<'_> {
         } else {
             self.static_eval(pos)
         };
-        if pruning::reverse_futility(node, beta, static_eval) {
+        if node.excluded == Move::NULL && pruning::reverse_futility(node, beta, static_eval) {
             self.depth_limited = true;
             return static_eval;
         }
-        // Step 7. Null move.
-        if let Some(score) = self.null_move(pos, node, beta, static_eval) {
-            self.depth_limited = true;
-            return score;
+        // Step 7. Null move (not in a search that leaves a move out, which asks about the
+        // other moves).
+        if node.excluded == Move::NULL {
+            if let Some(score) = self.null_move(pos, node, beta, static_eval) {
+                self.depth_limited = true;
+                return score;
+            }
         }
         // Step 7a. The moves, out of check: having none ends the game (stalemate, or the
         // variant's own end).
@@ -115,6 +126,16 @@ impl Worker<'_> {
         if pruning::iir(node.depth, tt_move) {
             node.depth -= 1;
         }
+        // Step 8a. Singular extension: the table's move is searched a ply deeper when every
+        // other move falls well short of its score; when even the others beat beta, the node
+        // is cut (several moves refute it).
+        if moves.contains(tt_move) {
+            match self.singular(pos, node, tt_move, tt_entry, beta) {
+                pruning::Singular::Extend => node.singular = tt_move,
+                pruning::Singular::Cut(score) => return score,
+                pruning::Singular::No => {}
+            }
+        }
         // Steps 9 to 12. Try the moves.
         let picker = self.picker(pos, &mut moves, ply, tt_move);
         let Some((best, best_move)) =
@@ -122,29 +143,35 @@ impl Worker<'_> {
         else {
             return 0;
         };
-        // Step 13. Remember the result for later visits and other threads.
+        // Step 13. Remember the result for later visits and other threads; a search that left a
+        // move out has no result for the node (and none at all if that was its only move).
+        if node.excluded != Move::NULL {
+            return if best_move == Move::NULL { alpha } else { best };
+        }
         let eval = if in_check { NO_EVAL } else { static_eval };
         self.store_tt(pos, node, best, best_move, alpha, beta, eval);
         best
     }
 
     /// The table's move for the node (or `Move::NULL`), the score that ends the node if the
-    /// entry is deep enough and its bound settles the window (never on PV lines), and the stored
-    /// static evaluation (or `NO_EVAL`). An entry that ends the node and may come from outside
-    /// this iteration's tree (deeper than asked for, or with helpers, any) makes the iteration
-    /// depth-limited: that search may have been cut at its horizon.
+    /// entry is deep enough and its bound settles the window (never on PV lines, nor when the
+    /// node leaves a move out), the stored static evaluation (or `NO_EVAL`), and the entry. An
+    /// entry that ends the node and may come from outside this iteration's tree (deeper than
+    /// asked for, or with helpers, any) makes the iteration depth-limited: that search may have
+    /// been cut at its horizon.
     fn probe_tt(
         &mut self,
         pos: &Position,
         node: Node,
         alpha: i32,
         beta: i32,
-    ) -> (Move, Option<i32>, i32) {
+    ) -> (Move, Option<i32>, i32, Option<TtEntry>) {
         let probed = self.shared.tt.probe_eval(pos.hash());
         let tt_eval = probed.map_or(NO_EVAL, |(_, v)| v);
         let entry = probed.map(|(e, _)| e);
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
-        if let Some(e) = entry.filter(|e| !node.pv_node && e.depth >= node.depth) {
+        let may_cut = !node.pv_node && node.excluded == Move::NULL;
+        if let Some(e) = entry.filter(|e| may_cut && e.depth >= node.depth) {
             let s = from_tt(e.score, node.ply);
             let cut = match e.bound {
                 Bound::Exact => true,
@@ -153,10 +180,10 @@ impl Worker<'_> {
             };
             if cut {
                 self.depth_limited |= self.shared.helpers > 0 || e.depth > node.depth;
-                return (tt_move, Some(s), tt_eval);
+                return (tt_move, Some(s), tt_eval, entry);
             }
         }
-        (tt_move, None, tt_eval)
+        (tt_move, None, tt_eval, entry)
     }
 
     /// The score that ends the node before its moves are known: a game end that does not
@@ -230,6 +257,9 @@ impl Worker<'_> {
                 }
                 None => break,
             };
+            if m == node.excluded {
+                continue;
+            }
             // A capture scored as good has been found not to lose material; a deferred move has
             // passed the static exchange test already.
             let counted_good = was_deferred || is_good_capture_score(picker.last_score());
@@ -270,7 +300,8 @@ impl Worker<'_> {
                 deferred.push(m);
                 continue;
             }
-            let extend = gives_check && self.extends_check(pos, m, node.ply);
+            let extend =
+                (gives_check && self.extends_check(pos, m, node.ply)) || m == node.singular;
             let new_depth = node.depth - 1 + i32::from(extend);
             if defer {
                 self.shared.mark_busy(child.hash());

@@ -5,10 +5,11 @@
 //! correct. The check extension, which lengthens a line instead, sits beside them.
 
 use super::alphabeta::Node;
+use super::tt::{Bound, TtEntry};
 use super::worker::{LinePly, Worker};
-use super::MATE_BOUND;
+use super::{from_tt, MATE_BOUND};
 use crate::board::Position;
-use crate::core::Move;
+use crate::core::{Color, Move};
 
 /// Check extensions stop at this many times the iteration's depth in plies: where both sides
 /// can stand in check at once (the Existentialist's protected King+Archer may stay attacked),
@@ -34,6 +35,11 @@ const LMP_BASE: usize = 3;
 const SEE_PRUNE_DEPTH: i32 = 6;
 const SEE_CAPTURE_MARGIN: i32 = 100;
 const SEE_QUIET_MARGIN: i32 = 30;
+/// Singular extensions: least depth; how far the table's entry may be shallower than the node;
+/// the margin below the entry's score per ply of depth that the other moves must fall short of.
+const SINGULAR_DEPTH: i32 = 8;
+const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
+const SINGULAR_MARGIN: i32 = 2;
 /// Internal iterative reduction: least depth.
 const IIR_DEPTH: i32 = 4;
 /// Late-move reductions: least depth, and how many moves are searched in full first.
@@ -46,6 +52,16 @@ const LMR_FULL_MOVES: usize = 3;
 /// (history and continuation history; and grow by as much for a negative score): a move that
 /// often refuted is more likely to refute here.
 const LMR_HISTORY_DIVISOR: i32 = 8_192;
+
+/// What the singular-extension search found about the table's move.
+pub(super) enum Singular {
+    /// Not looked at, or not singular.
+    No,
+    /// The only good move: extend it.
+    Extend,
+    /// Other moves beat beta too: the node's score.
+    Cut(i32),
+}
 
 /// Late-move reduction for a move at `index` (from 0) at `depth`: grows with the logarithms of
 /// both.
@@ -99,6 +115,64 @@ impl Worker<'_> {
     pub(super) fn extends_check(&self, pos: &Position, m: Move, ply: usize) -> bool {
         ply < EXTENSION_PLY_FACTOR * self.root_depth as usize
             && !(self.see_on && self.see_below(pos, m, 0))
+    }
+
+    /// Singular extension: whether the table's move `tt_move` (legal here) is the only good
+    /// move. Where the entry is deep enough and a lower bound (or exact) away from mate scores,
+    /// the node is searched at half depth without it against a null window below the entry's
+    /// score by a margin: failing low there, the move is singular and extended (as far as the
+    /// check extension goes); beating a beta at or below that margin, several moves refute the
+    /// node and it is cut. Not on a third party's turn, whose moves follow a policy.
+    pub(super) fn singular(
+        &mut self,
+        pos: &Position,
+        node: Node,
+        tt_move: Move,
+        entry: Option<TtEntry>,
+        beta: i32,
+    ) -> Singular {
+        let Some(e) = entry.filter(|e| {
+            node.depth >= SINGULAR_DEPTH
+                && node.excluded == Move::NULL
+                && e.mv == tt_move
+                && e.bound != Bound::Upper
+                && e.depth >= node.depth - SINGULAR_TT_DEPTH_SLACK
+                && pos.turn() != Color::Neutral
+        }) else {
+            return Singular::No;
+        };
+        let tt_score = from_tt(e.score, node.ply);
+        if tt_score.abs() >= MATE_BOUND {
+            return Singular::No;
+        }
+        let singular_beta = tt_score - SINGULAR_MARGIN * node.depth;
+        self.excluded[node.ply] = tt_move;
+        let score = self.alphabeta(
+            pos,
+            (node.depth - 1) / 2,
+            node.ply,
+            singular_beta - 1,
+            singular_beta,
+            false,
+            node.in_check,
+        );
+        self.excluded[node.ply] = Move::NULL;
+        // The search left a line at this ply that the node's own moves may not replace.
+        self.pv[node.ply].clear();
+        if self.aborted {
+            Singular::No
+        } else if score < singular_beta {
+            if node.ply < EXTENSION_PLY_FACTOR * self.root_depth as usize {
+                Singular::Extend
+            } else {
+                Singular::No
+            }
+        } else if singular_beta >= beta {
+            // Kept out of the mate range, which a score this near it could reach by the margin.
+            Singular::Cut(singular_beta.max(-MATE_BOUND + 1))
+        } else {
+            Singular::No
+        }
     }
 
     /// Null move: if passing still beats beta, a real move will too (not in check, not without

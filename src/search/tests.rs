@@ -634,3 +634,55 @@ fn a_check_that_loses_material_is_not_extended() {
         assert!(!w.extends_check(&pos, mv("a1a8"), 8));
     });
 }
+
+/// Singular extension asks whether the table's move is the only good one, by a search without
+/// it: `exd4`, taking a queen, is the only move that does not leave White a queen down, so it is
+/// extended; any queen move of a lone queen keeps White's whole lead, so the other moves beat a
+/// beta well below the entry's score and the node is cut there; in the start position `e2e4`
+/// is one good move among several, neither extended nor cut.
+#[test]
+fn singular_extension_extends_the_only_move_and_cuts_where_others_refute() {
+    use super::alphabeta::Node;
+    use super::pruning::Singular;
+    use super::tt::{Bound, TtEntry};
+    let ask = |fen: &str, mv: &str, score: i32, beta: i32| {
+        let (v, pos) = chess_at(fen);
+        let m = uci(v, &pos, mv);
+        let entry = TtEntry {
+            mv: m,
+            score,
+            depth: 9,
+            bound: Bound::Lower,
+        };
+        let node = Node {
+            depth: 10,
+            ply: 1,
+            pv_node: false,
+            in_check: false,
+            excluded: Move::NULL,
+            singular: Move::NULL,
+        };
+        let mut found = None;
+        with_worker(v, &TranspositionTable::new(1), |w| {
+            w.root_depth = 10;
+            found = Some(match w.singular(&pos, node, m, Some(entry), beta) {
+                Singular::No => "no".to_string(),
+                Singular::Extend => "extend".to_string(),
+                Singular::Cut(s) => format!("cut {s}"),
+            });
+            assert_eq!(w.excluded[1], Move::NULL, "the left-out move is cleared");
+        });
+        found.unwrap()
+    };
+    assert_eq!(
+        ask("4k3/8/8/8/3q4/4P3/8/4K3 w - - 0 1", "e3d4", 100, 100),
+        "extend"
+    );
+    // Singular beta: 800 - 2 x 10.
+    assert_eq!(
+        ask("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", "a1a2", 800, 500),
+        "cut 780"
+    );
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(ask(start, "e2e4", 30, 100), "no");
+}

@@ -60,6 +60,8 @@ pub(super) struct Worker<'a> {
     pub(super) allow_null: bool,
     /// The move played at each ply of the current line, for the continuation tables.
     pub(super) played: Vec<LinePly>,
+    /// The move a singular-extension search leaves out at each ply (`Move::NULL` if none).
+    pub(super) excluded: Vec<Move>,
     /// Move keys of the game, and its board's files and squares, for `stat_key`.
     pub(super) keys: usize,
     pub(super) files: u8,
@@ -100,6 +102,7 @@ impl<'a> Worker<'a> {
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             tables,
             played: vec![LinePly::Unkeyed; MAX_PLY + 1],
+            excluded: vec![Move::NULL; MAX_PLY + 1],
             keys: super::ordering::stat_keys(shared.variant),
             files: geometry.files(),
             board_squares: super::ordering::board_squares(shared.variant),
