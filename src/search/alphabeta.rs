@@ -129,12 +129,10 @@ impl Worker<'_> {
         // Step 8a. Singular extension: the table's move is searched a ply deeper when every
         // other move falls well short of its score; when even the others beat beta, the node
         // is cut (several moves refute it).
-        if moves.contains(tt_move) {
-            match self.singular(pos, node, tt_move, tt_entry, beta) {
-                pruning::Singular::Extend => node.singular = tt_move,
-                pruning::Singular::Cut(score) => return score,
-                pruning::Singular::No => {}
-            }
+        match self.singular(pos, node, tt_entry, &moves, beta) {
+            pruning::Singular::Extend => node.singular = tt_move,
+            pruning::Singular::Cut(score) => return score,
+            pruning::Singular::No => {}
         }
         // Steps 9 to 12. Try the moves.
         let picker = self.picker(pos, &mut moves, ply, tt_move);

@@ -9,7 +9,7 @@ use super::tt::{Bound, TtEntry};
 use super::worker::{LinePly, Worker};
 use super::{from_tt, MATE_BOUND};
 use crate::board::Position;
-use crate::core::{Color, Move};
+use crate::core::{Color, Move, MoveList};
 
 /// Check extensions stop at this many times the iteration's depth in plies: where both sides
 /// can stand in check at once (the Existentialist's protected King+Archer may stay attacked),
@@ -117,32 +117,33 @@ impl Worker<'_> {
             && !(self.see_on && self.see_below(pos, m, 0))
     }
 
-    /// Singular extension: whether the table's move `tt_move` (legal here) is the only good
-    /// move. Where the entry is deep enough and a lower bound (or exact) away from mate scores,
-    /// the node is searched at half depth without it against a null window below the entry's
-    /// score by a margin: failing low there, the move is singular and extended (as far as the
-    /// check extension goes); beating a beta at or below that margin, several moves refute the
-    /// node and it is cut. Not on a third party's turn, whose moves follow a policy.
+    /// Singular extension: whether the table's move (the entry's) is the only good move among
+    /// `moves`. Where the entry is deep enough and a lower bound (or exact) away from mate
+    /// scores, and its move is legal here, the node is searched at half depth without it against
+    /// a null window below the entry's score by a margin: failing low there, the move is
+    /// singular and extended (as far as the check extension goes); beating a beta at or below
+    /// that margin, several moves refute the node and it is cut. Not on a third party's turn,
+    /// whose moves follow a policy. The move list is searched last, once the rest holds.
     pub(super) fn singular(
         &mut self,
         pos: &Position,
         node: Node,
-        tt_move: Move,
         entry: Option<TtEntry>,
+        moves: &MoveList,
         beta: i32,
     ) -> Singular {
         let Some(e) = entry.filter(|e| {
             node.depth >= SINGULAR_DEPTH
                 && node.excluded == Move::NULL
-                && e.mv == tt_move
                 && e.bound != Bound::Upper
                 && e.depth >= node.depth - SINGULAR_TT_DEPTH_SLACK
                 && pos.turn() != Color::Neutral
         }) else {
             return Singular::No;
         };
+        let tt_move = e.mv;
         let tt_score = from_tt(e.score, node.ply);
-        if tt_score.abs() >= MATE_BOUND {
+        if tt_score.abs() >= MATE_BOUND || !moves.contains(tt_move) {
             return Singular::No;
         }
         let singular_beta = tt_score - SINGULAR_MARGIN * node.depth;

@@ -662,10 +662,12 @@ fn singular_extension_extends_the_only_move_and_cuts_where_others_refute() {
             excluded: Move::NULL,
             singular: Move::NULL,
         };
+        let mut moves = MoveList::new();
+        v.legal_moves(&pos, &mut moves);
         let mut found = None;
         with_worker(v, &TranspositionTable::new(1), |w| {
             w.root_depth = 10;
-            found = Some(match w.singular(&pos, node, m, Some(entry), beta) {
+            found = Some(match w.singular(&pos, node, Some(entry), &moves, beta) {
                 Singular::No => "no".to_string(),
                 Singular::Extend => "extend".to_string(),
                 Singular::Cut(s) => format!("cut {s}"),
