@@ -107,6 +107,19 @@ impl Worker<'_> {
             self.depth_limited = true;
             return static_eval;
         }
+        // Step 6a. Razoring: near the horizon, a static evaluation far below alpha is checked by
+        // quiescence alone, and the node ends if that confirms it; not in a search that leaves a
+        // move out, nor on a third party's turn.
+        if node.excluded == Move::NULL && !generated && pruning::razor(node, alpha, static_eval) {
+            let score = self.quiesce(pos, ply, alpha - 1, alpha, false);
+            if self.aborted {
+                return 0;
+            }
+            if score < alpha {
+                self.depth_limited = true;
+                return score;
+            }
+        }
         // Step 7. Null move (not in a search that leaves a move out, which asks about the
         // other moves).
         if node.excluded == Move::NULL {
@@ -121,6 +134,12 @@ impl Worker<'_> {
             if let Some(score) = self.generate_or_end(pos, node, &mut moves, true) {
                 return score;
             }
+        }
+        // Step 7b. ProbCut: a capture that beats beta by a margin in a shallower search is
+        // taken to beat beta at full depth.
+        if let Some(score) = self.probcut(pos, node, &moves, beta, static_eval, tt_entry) {
+            self.depth_limited = true;
+            return score;
         }
         // Step 8. Internal iterative reduction.
         if pruning::iir(node.depth, tt_move) {
@@ -405,7 +424,7 @@ impl Worker<'_> {
     /// Stores the node's best score and move, with the bound the window `alpha`..`beta` it was
     /// searched with gives it, and its static evaluation (or `NO_EVAL`).
     #[allow(clippy::too_many_arguments)]
-    fn store_tt(
+    pub(super) fn store_tt(
         &self,
         pos: &Position,
         node: Node,

@@ -23,6 +23,11 @@ const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
 /// Reverse futility pruning: deepest depth, and the margin per ply of depth.
 const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: i32 = 80;
+/// Razoring: deepest depth, and the margin below alpha (a base plus per ply of depth squared)
+/// from which quiescence alone decides the node.
+const RAZOR_DEPTH: i32 = 3;
+const RAZOR_BASE: i32 = 300;
+const RAZOR_PER_DEPTH2: i32 = 150;
 /// Futility pruning of quiet moves: deepest depth, and the margin (base plus per ply).
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_BASE: i32 = 100;
@@ -40,6 +45,13 @@ const SEE_QUIET_MARGIN: i32 = 30;
 const SINGULAR_DEPTH: i32 = 8;
 const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
 const SINGULAR_MARGIN: i32 = 2;
+/// ProbCut: least depth; the margin above beta a capture's shallower search must beat; how many
+/// plies shallower that search is; how far the table's entry may be shallower than the node and
+/// still say that the margin is out of reach.
+const PROBCUT_DEPTH: i32 = 5;
+const PROBCUT_MARGIN: i32 = 200;
+const PROBCUT_REDUCTION: i32 = 4;
+const PROBCUT_TT_DEPTH_SLACK: i32 = 3;
 /// Internal iterative reduction: least depth.
 const IIR_DEPTH: i32 = 4;
 /// Late-move reductions: least depth, and how many moves are searched in full first.
@@ -78,6 +90,16 @@ pub(super) fn reverse_futility(node: Node, beta: i32, static_eval: i32) -> bool 
         && node.depth <= RFP_DEPTH
         && beta.abs() < MATE_BOUND
         && static_eval - RFP_MARGIN * node.depth >= beta
+}
+
+/// Razoring: outside PV lines, near the horizon, a static evaluation this far below alpha is
+/// unlikely to be lifted by a quiet move, so quiescence decides whether the node fails low.
+pub(super) fn razor(node: Node, alpha: i32, static_eval: i32) -> bool {
+    !node.pv_node
+        && !node.in_check
+        && node.depth <= RAZOR_DEPTH
+        && alpha.abs() < MATE_BOUND
+        && static_eval + RAZOR_BASE + RAZOR_PER_DEPTH2 * node.depth * node.depth < alpha
 }
 
 /// Internal iterative reduction: without a move from the table, ordering is poor and the node is
@@ -174,6 +196,89 @@ impl Worker<'_> {
         } else {
             Singular::No
         }
+    }
+
+    /// ProbCut: outside PV lines, a capture (or other noisy move) whose static exchange already
+    /// lifts the static evaluation past beta by a margin is searched, first by quiescence and
+    /// then a few plies shallower, against that raised beta; beating it there, the node is taken
+    /// to beat beta and ends with that score, stored as a lower bound. Only where the game's
+    /// exchanges are sound (`see_on`: the captures are picked by static exchange), not in check
+    /// or on a third party's turn, and not where a deep enough table entry says the raised beta
+    /// is out of reach.
+    pub(super) fn probcut(
+        &mut self,
+        pos: &Position,
+        node: Node,
+        moves: &MoveList,
+        beta: i32,
+        static_eval: i32,
+        entry: Option<TtEntry>,
+    ) -> Option<i32> {
+        let raised = beta + PROBCUT_MARGIN;
+        if !self.probcut_applies(pos, node, beta, raised, entry) {
+            return None;
+        }
+        let variant = self.shared.variant;
+        let mut noisy = MoveList::new();
+        for &m in moves.iter() {
+            if variant.rulings().is_noisy(pos, m) && !self.see_below(pos, m, raised - static_eval) {
+                noisy.push(m);
+            }
+        }
+        let tt_move = entry.map_or(Move::NULL, |e| e.mv);
+        let mut picker = self.picker(pos, &mut noisy, node.ply, tt_move);
+        let mut child_slot = None;
+        let shallow = Node {
+            depth: node.depth - PROBCUT_REDUCTION,
+            ..node
+        };
+        while let Some(m) = picker.next() {
+            let child = variant.play_in(pos, m, &mut child_slot);
+            let check = variant.in_check(child);
+            self.note_played(pos, m, node.ply);
+            self.path.push(pos.hash());
+            let (ply, alpha) = (node.ply, raised - 1);
+            let mut score = self.child(pos, child, 0, ply, alpha, raised, false, check);
+            if score >= raised && !self.aborted {
+                score = self.child(pos, child, shallow.depth, ply, alpha, raised, false, check);
+            }
+            self.path.pop();
+            if self.aborted {
+                return Some(0);
+            }
+            if score >= raised {
+                // Stored as searched a ply deeper than the child was: the node's own depth.
+                let stored = Node {
+                    depth: shallow.depth + 1,
+                    ..node
+                };
+                self.store_tt(pos, stored, score, m, alpha, raised, static_eval);
+                return Some(score);
+            }
+        }
+        None
+    }
+
+    /// Whether ProbCut is tried at the node (see `probcut`), whose beta is raised to `raised`.
+    fn probcut_applies(
+        &self,
+        pos: &Position,
+        node: Node,
+        beta: i32,
+        raised: i32,
+        entry: Option<TtEntry>,
+    ) -> bool {
+        let out_of_reach = entry.is_some_and(|e| {
+            e.depth >= node.depth - PROBCUT_TT_DEPTH_SLACK && from_tt(e.score, node.ply) < raised
+        });
+        !node.pv_node
+            && !node.in_check
+            && node.excluded == Move::NULL
+            && node.depth >= PROBCUT_DEPTH
+            && beta.abs() < MATE_BOUND
+            && self.see_on
+            && pos.turn() != Color::Neutral
+            && !out_of_reach
     }
 
     /// Null move: if passing still beats beta, a real move will too (not in check, not without

@@ -688,3 +688,92 @@ fn singular_extension_extends_the_only_move_and_cuts_where_others_refute() {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     assert_eq!(ask(start, "e2e4", 30, 100), "no");
 }
+
+/// ProbCut, asked at a non-PV node of depth 6: where White, a queen down, takes the queen with a
+/// pawn (its exchange, 900, lifts the evaluation past a raised beta of -200 + 200 = 0), the
+/// shallower search confirms it and the node ends at or above that raised beta, with the capture
+/// stored as a lower bound; where the beta is so high that no capture's exchange reaches it, or
+/// on a PV line, or with no capture at all, nothing is cut.
+#[test]
+fn probcut_cuts_on_a_capture_that_clears_a_raised_beta() {
+    use super::alphabeta::Node;
+    use super::tt::Bound;
+    let ask = |fen: &str, beta: i32, pv_node: bool| {
+        let (v, pos) = chess_at(fen);
+        let node = Node {
+            depth: 6,
+            ply: 1,
+            pv_node,
+            in_check: false,
+            excluded: Move::NULL,
+            singular: Move::NULL,
+        };
+        let mut moves = MoveList::new();
+        v.legal_moves(&pos, &mut moves);
+        let tt = TranspositionTable::new(1);
+        let mut found = None;
+        with_worker(v, &tt, |w| {
+            w.root_depth = 6;
+            let eval = w.static_eval(&pos);
+            found = Some(w.probcut(&pos, node, &moves, beta, eval, None));
+        });
+        let stored = tt.probe(pos.hash()).map(|e| (e.mv, e.bound));
+        (
+            found.unwrap(),
+            stored.map(|(m, b)| (m == uci(v, &pos, "e3d4"), b)),
+        )
+    };
+    let queen_down = "4k3/8/8/8/3q4/4P3/8/4K3 w - - 0 1";
+    let (cut, stored) = ask(queen_down, -200, false);
+    assert!(
+        cut.is_some_and(|s| s >= 0),
+        "cut at the raised beta: {cut:?}"
+    );
+    assert_eq!(stored, Some((true, Bound::Lower)));
+    assert_eq!(
+        ask(queen_down, 1_000, false).0,
+        None,
+        "no exchange reaches it"
+    );
+    assert_eq!(ask(queen_down, -200, true).0, None, "not on a PV line");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(ask(start, -500, false).0, None, "no capture");
+}
+
+/// Razoring, asked of nodes near the horizon: at depth 3 the static evaluation must lie more
+/// than 300 + 150 x 3² = 1,650 below alpha; never on PV lines, in check, deeper than 3 plies or
+/// against a mate score.
+#[test]
+fn razoring_needs_an_evaluation_far_below_alpha_near_the_horizon() {
+    use super::alphabeta::Node;
+    use super::pruning::razor;
+    let node = Node {
+        depth: 3,
+        ply: 4,
+        pv_node: false,
+        in_check: false,
+        excluded: Move::NULL,
+        singular: Move::NULL,
+    };
+    assert!(razor(node, 0, -1_651));
+    assert!(!razor(node, 0, -1_650));
+    assert!(!razor(
+        Node {
+            pv_node: true,
+            ..node
+        },
+        0,
+        -5_000
+    ));
+    assert!(!razor(
+        Node {
+            in_check: true,
+            ..node
+        },
+        0,
+        -5_000
+    ));
+    assert!(!razor(Node { depth: 4, ..node }, 0, -5_000));
+    assert!(razor(Node { depth: 1, ..node }, 0, -451));
+    assert!(!razor(node, MATE - 5, 0));
+}

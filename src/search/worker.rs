@@ -268,9 +268,9 @@ impl<'a> Worker<'a> {
         )
     }
 
-    /// Whether `m` loses material by static exchange: its SEE is below `threshold` (at most 0).
-    /// A move whose gain already covers the piece it leaves on the target square cannot, so its
-    /// exchange is not counted.
+    /// Whether `m` loses material by static exchange: its SEE is below `threshold`. A move whose
+    /// gain, less the piece it leaves on the target square, reaches the threshold cannot (the
+    /// exchange never costs more than that piece), so its exchange is not counted.
     pub(super) fn see_below(&self, pos: &Position, m: Move, threshold: i32) -> bool {
         let at_risk = match (m.kind(), m.piece()) {
             (crate::core::MoveKind::Promotion, Some(k)) => self.eval.value(k),
