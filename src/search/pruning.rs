@@ -268,17 +268,18 @@ impl Worker<'_> {
         raised: i32,
         entry: Option<TtEntry>,
     ) -> bool {
-        let out_of_reach = entry.is_some_and(|e| {
-            e.depth >= node.depth - PROBCUT_TT_DEPTH_SLACK && from_tt(e.score, node.ply) < raised
-        });
-        !node.pv_node
+        // The cheap tests first, the depth (false at most nodes) before all; the entry last.
+        node.depth >= PROBCUT_DEPTH
+            && !node.pv_node
             && !node.in_check
             && node.excluded == Move::NULL
-            && node.depth >= PROBCUT_DEPTH
             && beta.abs() < MATE_BOUND
             && self.see_on
             && pos.turn() != Color::Neutral
-            && !out_of_reach
+            && !entry.is_some_and(|e| {
+                e.depth >= node.depth - PROBCUT_TT_DEPTH_SLACK
+                    && from_tt(e.score, node.ply) < raised
+            })
     }
 
     /// Null move: if passing still beats beta, a real move will too (not in check, not without
