@@ -58,6 +58,12 @@ const HALF_OPEN_FILE: i32 = 0;
 /// Default bonus per square a piece reaches next to the enemy royal piece (or on its square):
 /// none until a game's file sets it.
 const KING_ATTACK: i32 = 0;
+/// Default bonus per enemy piece (neither royal nor pawn-like) that one's pawn-like pieces
+/// attack, per one a cheaper piece attacks (not pawn-like, not royal), and per enemy piece (not
+/// royal) attacked and not defended: none until a game's file sets them.
+const THREAT_BY_PAWN: i32 = 0;
+const THREAT_BY_LESSER: i32 = 0;
+const HANGING: i32 = 0;
 /// Material lead from which a side with only royal pieces left is hunted (mop-up). Mop-up is
 /// not a weight times a feature (it depends on the score), so it is not a parameter: the tuner
 /// leaves it as it is.
@@ -98,6 +104,9 @@ pub struct Layout {
     /// without pawns and on one without own pawns (`open_file.<kind>`, `half_open_file.<kind>`).
     pub open_file: [Option<usize>; MAX_KINDS],
     pub half_open_file: [Option<usize>; MAX_KINDS],
+    /// Threats: enemy pieces attacked by pawn-like pieces, by cheaper pieces, and attacked
+    /// but not defended (`Eval::threat_counts`).
+    pub threats: [usize; 3],
     /// The first of the game's own terms, which follow in their order.
     pub game: usize,
     pub game_terms: &'static [GameTerm],
@@ -231,6 +240,12 @@ impl Layout {
             half_open_file[k.index()] =
                 Some(params.push(format!("half_open_file.{name}"), HALF_OPEN_FILE));
         }
+        let threats = [
+            ("threat_by_pawn", THREAT_BY_PAWN),
+            ("threat_by_lesser", THREAT_BY_LESSER),
+            ("hanging", HANGING),
+        ]
+        .map(|(name, v)| params.push(name.into(), v));
         let game = params.len();
         let game_terms = variant.switches().eval_terms();
         for t in game_terms {
@@ -254,6 +269,7 @@ impl Layout {
             pair,
             open_file,
             half_open_file,
+            threats,
             game,
             game_terms,
             phase_value,
@@ -456,9 +472,18 @@ pub struct Eval {
     half_open_file: [S; MAX_KINDS],
     /// Kinds with a file bonus.
     file_riders: KindSet,
+    /// The threat weights (`Layout::threats`), and whether any is not 0 (else the attacks
+    /// they need are not worked out).
+    threats: [S; 3],
+    threats_on: bool,
+    /// Per kind: the mobile kinds of a lower middlegame value, whose attacks on it are threats.
+    cheaper: [KindSet; MAX_KINDS],
     /// The game's own terms: weight and divisor.
     game_terms: Vec<(S, i32)>,
 }
+
+/// Per kind: the squares the pieces of one side capture on.
+type Attacks = [Bitboard; MAX_KINDS];
 
 fn index(c: Color, k: PieceKind, sq: Square) -> usize {
     (c.index() * MAX_KINDS + k.index()) * NUM_SQUARES + sq.index()
@@ -515,6 +540,7 @@ impl Eval {
             .enumerate()
             .map(|(i, t)| (p(layout.game + i), t.divisor))
             .collect();
+        let threats = layout.threats.map(p);
         let pawns = rules.pawns;
         let files: Vec<Bitboard> = (0..rules.geometry().files())
             .map(|f| board.into_iter().filter(|s| s.file() == f).collect())
@@ -557,6 +583,14 @@ impl Eval {
             open_file: layout.open_file.map(|i| i.map_or(S::default(), p)),
             half_open_file: layout.half_open_file.map(|i| i.map_or(S::default(), p)),
             file_riders: file_riders(rules),
+            threats,
+            threats_on: threats.iter().any(|&t| t != S::default()),
+            cheaper: std::array::from_fn(|e| {
+                mobile_kinds(rules)
+                    .into_iter()
+                    .filter(|k| values[k.index()] < values[e])
+                    .collect()
+            }),
             game_terms,
         }
     }
@@ -586,7 +620,13 @@ impl Eval {
         }
         let phase = phase.min(self.max_phase);
         let mop_up = self.mop_up(rules, pos, self.taper(score, phase));
-        score += self.mobility(rules, pos, Color::White) - self.mobility(rules, pos, Color::Black);
+        score += if self.threats_on {
+            self.mobility_and_threats(rules, pos)
+        } else {
+            let ignore = |_: PieceKind, _: Bitboard| {};
+            self.mobility(rules, pos, Color::White, ignore)
+                - self.mobility(rules, pos, Color::Black, ignore)
+        };
         score +=
             self.king_safety(rules, pos, Color::White) - self.king_safety(rules, pos, Color::Black);
         if self.pawns.nonempty() {
@@ -622,6 +662,7 @@ impl Eval {
     ) -> Features {
         let rules = variant.rules();
         let mut coef = vec![0.0f64; layout.game + layout.game_terms.len()];
+        let mut attacks = [[Bitboard::EMPTY; MAX_KINDS]; 2];
         let mut table = S::default();
         let mut phase = 0;
         for c in Color::PLAYERS {
@@ -644,7 +685,9 @@ impl Eval {
                 }
                 phase += self.phase_value[ki] * pieces.count() as i32;
                 if let Some(i) = layout.mobility[ki] {
-                    let (squares, near_king) = self.reach_counts(rules, pos, c, k, zone);
+                    let attacks = &mut attacks[c.index()][ki];
+                    let record = |a: Bitboard| *attacks |= a;
+                    let (squares, near_king) = self.reach_counts(rules, pos, c, k, zone, record);
                     coef[i] += f64::from(sign * squares);
                     if let Some(j) = layout.king_attack[ki] {
                         coef[j] += f64::from(sign * near_king);
@@ -677,6 +720,10 @@ impl Eval {
                     coef[i] += f64::from(sign * n);
                 }
             }
+        }
+        let [w, b] = self.threat_counts(rules, pos, &mut attacks);
+        for ((i, w), b) in layout.threats.into_iter().zip(w).zip(b) {
+            coef[i] += f64::from(w - b);
         }
         coef[layout.tempo] = if pov == Color::Black { -1.0 } else { 1.0 };
         let phase = phase.min(self.max_phase);
@@ -711,12 +758,19 @@ impl Eval {
     }
 
     /// Squares the pieces of `c` reach, not counting their own pieces' squares, and those of
-    /// them next to the enemy royal piece, weighted by kind.
-    fn mobility(&self, rules: &Rules, pos: &Position, c: Color) -> S {
+    /// them next to the enemy royal piece, weighted by kind. Each piece's attacks (as
+    /// `Eval::reach_counts` gives them) go to `record`, with its kind.
+    fn mobility(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        c: Color,
+        mut record: impl FnMut(PieceKind, Bitboard),
+    ) -> S {
         let mut score = S::default();
         let zone = enemy_king_zone(rules, pos, c);
         for k in self.mobile {
-            let (squares, near_king) = self.reach_counts(rules, pos, c, k, zone);
+            let (squares, near_king) = self.reach_counts(rules, pos, c, k, zone, |a| record(k, a));
             score +=
                 self.mobility_weight[k.index()] * squares + self.king_attack[k.index()] * near_king;
         }
@@ -724,7 +778,8 @@ impl Eval {
     }
 
     /// Squares the pieces of kind `k` and colour `c` reach, not counting their own pieces'
-    /// squares; and of those, the ones in `zone` (`enemy_king_zone`).
+    /// squares; and of those, the ones in `zone` (`enemy_king_zone`). The squares they capture
+    /// on by leaps and rides go to `record`, piece by piece.
     fn reach_counts(
         &self,
         rules: &Rules,
@@ -732,20 +787,21 @@ impl Eval {
         c: Color,
         k: PieceKind,
         zone: Bitboard,
+        mut record: impl FnMut(Bitboard),
     ) -> (i32, i32) {
         let t = &rules.tables;
         let occ = pos.occupied();
         let own = pos.color_bb(c);
         let (mut n, mut near) = (0, 0);
         for sq in pos.pieces(c, k) {
+            let captures =
+                t.leap_capture(c, k, sq) | t.ride_targets(t.capture_rides(c, k), sq, occ);
+            record(captures);
             // Pieces that move as they capture need their targets worked out once.
             let reach = if t.symmetric(c, k) {
-                t.leap_capture(c, k, sq) | t.ride_targets(t.capture_rides(c, k), sq, occ)
+                captures
             } else {
-                t.leap_quiet(c, k, sq)
-                    | t.leap_capture(c, k, sq)
-                    | t.ride_targets(t.quiet_rides(c, k), sq, occ)
-                    | t.ride_targets(t.capture_rides(c, k), sq, occ)
+                captures | t.leap_quiet(c, k, sq) | t.ride_targets(t.quiet_rides(c, k), sq, occ)
             };
             n += (reach & !own).count() as i32;
             near += (reach & !own & zone).count() as i32;
@@ -786,6 +842,97 @@ impl Eval {
             }
         }
         [pair, open, half_open]
+    }
+
+    /// The mobility and threat terms, for White: the threats need the attacks mobility works
+    /// out.
+    fn mobility_and_threats(&self, rules: &Rules, pos: &Position) -> S {
+        let mut attacks = [[Bitboard::EMPTY; MAX_KINDS]; 2];
+        let [w, b] = &mut attacks;
+        let mut score =
+            self.mobility(rules, pos, Color::White, |k: PieceKind, a: Bitboard| {
+                w[k.index()] |= a
+            }) - self.mobility(rules, pos, Color::Black, |k: PieceKind, a: Bitboard| {
+                b[k.index()] |= a
+            });
+        let [w, b] = self.threat_counts(rules, pos, &mut attacks);
+        for ((weight, w), b) in self.threats.into_iter().zip(w).zip(b) {
+            score += weight * (w - b);
+        }
+        score
+    }
+
+    /// Adds to `attacks` those of the kinds of `c` that mobility leaves out (pawn-like and
+    /// royal): per kind, the squares its pieces capture on by leaps and rides (not by lame
+    /// leaps or a game's own captures, which the threat terms leave out).
+    fn other_attacks(&self, rules: &Rules, pos: &Position, c: Color, attacks: &mut Attacks) {
+        let t = &rules.tables;
+        let occ = pos.occupied();
+        for k in PieceKind::all(rules.num_kinds()).filter(|k| !self.mobile.contains(*k)) {
+            let rides = t.capture_rides(c, k);
+            for sq in pos.pieces(c, k) {
+                attacks[k.index()] |= t.leap_capture(c, k, sq);
+                if rides.dirs != 0 {
+                    attacks[k.index()] |= t.ride_targets(rides, sq, occ);
+                }
+            }
+        }
+    }
+
+    /// White's and Black's threats ([`Eval::side_threats`]), with the mobile kinds' attacks of
+    /// each side (by colour) in `attacks`.
+    fn threat_counts(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        attacks: &mut [Attacks; 2],
+    ) -> [[i32; 3]; 2] {
+        self.other_attacks(rules, pos, Color::White, &mut attacks[0]);
+        self.other_attacks(rules, pos, Color::Black, &mut attacks[1]);
+        let [w, b] = &*attacks;
+        [
+            self.side_threats(rules, pos, Color::White, w, b),
+            self.side_threats(rules, pos, Color::Black, b, w),
+        ]
+    }
+
+    /// The threats of `c`, whose attacks are `ours` and its opponent's `theirs`: enemy pieces
+    /// (neither royal nor pawn-like) its pawn-like pieces attack; enemy pieces (not royal) a
+    /// cheaper piece of `c` (neither royal nor pawn-like) attacks; and enemy pieces (not royal)
+    /// that `c` attacks and their side does not defend.
+    fn side_threats(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        c: Color,
+        ours: &Attacks,
+        theirs: &Attacks,
+    ) -> [i32; 3] {
+        let any = |a: &Attacks| {
+            a.iter()
+                .take(rules.num_kinds())
+                .fold(Bitboard::EMPTY, |x, &y| x | y)
+        };
+        let (attacked, defended) = (any(ours), any(theirs));
+        let by_kinds = |kinds: KindSet| {
+            kinds
+                .into_iter()
+                .fold(Bitboard::EMPTY, |x, k| x | ours[k.index()])
+        };
+        let theirs_not_royal = pos.color_bb(c.opponent()) & !pos.kinds_bb(rules.royal);
+        let pieces = theirs_not_royal & !pos.kinds_bb(self.pawns);
+        let mut by_lesser = 0;
+        for e in self.mobile {
+            let victims = pos.pieces(c.opponent(), e);
+            if victims.nonempty() {
+                by_lesser += (victims & by_kinds(self.cheaper[e.index()])).count() as i32;
+            }
+        }
+        [
+            (pieces & by_kinds(self.pawns)).count() as i32,
+            by_lesser,
+            (theirs_not_royal & attacked & !defended).count() as i32,
+        ]
     }
 
     /// Own pieces around the royal piece, and enemy pieces close to it.

@@ -341,3 +341,31 @@ fn king_attack_counts_the_squares_reached_next_to_the_enemy_king() {
         1.0
     );
 }
+
+/// The threat terms, counted by hand. White's pawn b5 attacks Black's knight c6; White's
+/// knight e3 (320) attacks Black's rook d5 (497), which Black's bishop defends from h1 along
+/// h1-d5; nothing defends the knight c6. Black's rook attacks b5, which a4 defends. So White
+/// has one threat by a pawn, one by a cheaper piece and one undefended victim, Black none.
+/// With the bishop on h2 the rook is undefended too.
+#[test]
+fn threat_terms_count_by_hand() {
+    let v = variants::by_name("chess").unwrap();
+    let (layout, params) = Params::for_variant(v);
+    let eval = Eval::with_params(v, &layout, &params);
+    let coef = |fen: &str, name: &str| {
+        let f = eval.features(v, &layout, &v.parse_fen(fen).unwrap(), Color::White);
+        let i = params.find(name).unwrap_or_else(|| panic!("{name}")) as u32;
+        f.coef.iter().find(|(j, _)| *j == i).map_or(0.0, |c| c.1)
+    };
+    let defended = "4k3/8/2n5/1P1r4/P7/4N3/8/4K2b w - - 0 1";
+    assert_eq!(coef(defended, "threat_by_pawn"), 1.0);
+    assert_eq!(coef(defended, "threat_by_lesser"), 1.0);
+    assert_eq!(coef(defended, "hanging"), 1.0);
+    let undefended = "4k3/8/2n5/1P1r4/P7/4N3/7b/4K3 w - - 0 1";
+    assert_eq!(coef(undefended, "hanging"), 2.0);
+    // The same, colours swapped, counts against White.
+    let mirrored = "4k2B/8/4n3/p7/1p1R4/2N5/8/4K3 b - - 0 1";
+    assert_eq!(coef(mirrored, "threat_by_pawn"), -1.0);
+    assert_eq!(coef(mirrored, "threat_by_lesser"), -1.0);
+    assert_eq!(coef(mirrored, "hanging"), -1.0);
+}
