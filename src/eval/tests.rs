@@ -313,19 +313,22 @@ fn pair_and_file_terms_count_by_hand() {
     assert!(params.find("open_file.queen").is_some());
 }
 
+/// The feature (coefficient) of the parameter `name` in the chess position `fen`, for White.
+fn chess_feature(fen: &str, name: &str) -> f32 {
+    let v = variants::by_name("chess").unwrap();
+    let (layout, params) = Params::for_variant(v);
+    let eval = Eval::with_params(v, &layout, &params);
+    let f = eval.features(v, &layout, &v.parse_fen(fen).unwrap(), Color::White);
+    let i = params.find(name).unwrap_or_else(|| panic!("{name}")) as u32;
+    f.coef.iter().find(|(j, _)| *j == i).map_or(0.0, |c| c.1)
+}
+
 /// The king-attack term counts, per piece, the squares it reaches next to the enemy royal piece
 /// or on it: a knight on f5 reaches h6 and g7 around Black's king on g7 (e7 and the rest of its
 /// squares lie outside), and no square near White's king.
 #[test]
 fn king_attack_counts_the_squares_reached_next_to_the_enemy_king() {
-    let v = variants::by_name("chess").unwrap();
-    let (layout, params) = Params::for_variant(v);
-    let eval = Eval::with_params(v, &layout, &params);
-    let coef = |fen: &str, name: &str| {
-        let f = eval.features(v, &layout, &v.parse_fen(fen).unwrap(), Color::White);
-        let i = params.find(name).unwrap_or_else(|| panic!("{name}")) as u32;
-        f.coef.iter().find(|(j, _)| *j == i).map_or(0.0, |c| c.1)
-    };
+    let coef = chess_feature;
     assert_eq!(
         coef("8/6k1/8/5N2/8/8/8/4K3 b - - 0 1", "king_attack.knight"),
         2.0
@@ -349,14 +352,7 @@ fn king_attack_counts_the_squares_reached_next_to_the_enemy_king() {
 /// With the bishop on h2 the rook is undefended too.
 #[test]
 fn threat_terms_count_by_hand() {
-    let v = variants::by_name("chess").unwrap();
-    let (layout, params) = Params::for_variant(v);
-    let eval = Eval::with_params(v, &layout, &params);
-    let coef = |fen: &str, name: &str| {
-        let f = eval.features(v, &layout, &v.parse_fen(fen).unwrap(), Color::White);
-        let i = params.find(name).unwrap_or_else(|| panic!("{name}")) as u32;
-        f.coef.iter().find(|(j, _)| *j == i).map_or(0.0, |c| c.1)
-    };
+    let coef = chess_feature;
     let defended = "4k3/8/2n5/1P1r4/P7/4N3/8/4K2b w - - 0 1";
     assert_eq!(coef(defended, "threat_by_pawn"), 1.0);
     assert_eq!(coef(defended, "threat_by_lesser"), 1.0);
