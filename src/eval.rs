@@ -59,8 +59,9 @@ const HALF_OPEN_FILE: i32 = 0;
 /// none until a game's file sets it.
 const KING_ATTACK: i32 = 0;
 /// Default bonus per enemy piece (neither royal nor pawn-like) that one's pawn-like pieces
-/// attack, per one a cheaper piece attacks (not pawn-like, not royal), and per enemy piece (not
-/// royal) attacked and not defended: none until a game's file sets them.
+/// attack, per one (neither royal nor pawn-like) that a cheaper piece attacks (neither royal nor
+/// pawn-like), and per enemy piece (not royal) attacked and not defended: none until a game's
+/// file sets them.
 const THREAT_BY_PAWN: i32 = 0;
 const THREAT_BY_LESSER: i32 = 0;
 const HANGING: i32 = 0;
@@ -897,9 +898,9 @@ impl Eval {
     }
 
     /// The threats of `c`, whose attacks are `ours` and its opponent's `theirs`: enemy pieces
-    /// (neither royal nor pawn-like) its pawn-like pieces attack; enemy pieces (not royal) a
-    /// cheaper piece of `c` (neither royal nor pawn-like) attacks; and enemy pieces (not royal)
-    /// that `c` attacks and their side does not defend.
+    /// (neither royal nor pawn-like) its pawn-like pieces attack; enemy pieces (neither royal
+    /// nor pawn-like) a cheaper piece of `c` (neither royal nor pawn-like) attacks; and enemy
+    /// pieces (not royal) that `c` attacks and their side does not defend.
     fn side_threats(
         &self,
         rules: &Rules,
