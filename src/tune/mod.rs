@@ -23,8 +23,9 @@ pub struct Sample {
     pub result: f64,
 }
 
-/// A game result for White from its text: `1-0`, `0-1`, `1/2-1/2`, or a number `1`, `1.0`,
-/// `0.5`, `0`, `0.0`; quotes, brackets and a trailing `;` are ignored.
+/// A game result for White from its text: `1-0`, `0-1`, `1/2-1/2`, or a number from 0 to 1
+/// (`1.0`, `0.5`, or an expected score such as a stronger engine's judgement, `0.7310`);
+/// quotes, brackets and a trailing `;` are ignored.
 pub fn parse_result(text: &str) -> Option<f64> {
     let t = text
         .trim()
@@ -38,7 +39,7 @@ pub fn parse_result(text: &str) -> Option<f64> {
         _ => t
             .parse::<f64>()
             .ok()
-            .filter(|r| [0.0, 0.5, 1.0].contains(r)),
+            .filter(|r| (0.0..=1.0).contains(r)),
     }
 }
 

@@ -146,7 +146,11 @@ fn results_are_read_in_every_form_texel_data_uses() {
         ("[1.0]", Some(1.0)),
         ("[0.5]", Some(0.5)),
         ("[0-1]", Some(0.0)),
-        ("[0.7]", None),
+        ("[0.7]", Some(0.7)),
+        ("\"0.2500\";", Some(0.25)),
+        ("[1.5]", None),
+        ("[-0.1]", None),
+        ("[NaN]", None),
         ("\"*\"", None),
         ("", None),
     ] {
