@@ -87,7 +87,8 @@ pub struct Layout {
     pub mobility: [Option<usize>; MAX_KINDS],
     /// Per kind: the first parameter of its square table, which is a bonus per rank (counted
     /// from the piece's side) plus a bonus per file (counted from the nearer edge, so the
-    /// table is the same on both wings): `rank.<kind>.<n>`, `file.<kind>.<n>` from 1.
+    /// table is the same on both wings), plus a bonus per square (rank and file counted so):
+    /// `rank.<kind>.<n>`, `file.<kind>.<n>`, `square.<kind>.<rank>.<file>`, from 1.
     pub square_table: [Option<usize>; MAX_KINDS],
     pub tempo: usize,
     pub king_shield: usize,
@@ -119,8 +120,8 @@ pub struct Layout {
     /// there on an empty board above its average (rounded), or for a pawn-like kind its rank
     /// counted from its side.
     placement_feature: Vec<i32>,
-    /// Per (colour, kind, square): the rank and the file parameter of its square table.
-    square_params: Vec<[u32; 2]>,
+    /// Per (colour, kind, square): the rank, file and square parameters of its square table.
+    square_params: Vec<[u32; 3]>,
 }
 
 /// The names of the kinds (not the movement templates) in parameter names: lower case, words joined by `_`; a name two kinds share
@@ -167,7 +168,7 @@ impl Layout {
         let mut mobility = [None; MAX_KINDS];
         let mut placement_feature = vec![0; 3 * MAX_KINDS * NUM_SQUARES];
         let mut square_table = [None; MAX_KINDS];
-        let mut square_params = vec![[0; 2]; 3 * MAX_KINDS * NUM_SQUARES];
+        let mut square_params = vec![[0; 3]; 3 * MAX_KINDS * NUM_SQUARES];
         let mut phase_value = [0; MAX_KINDS];
         for (ki, info) in rules.kinds.iter().enumerate().take(rules.num_kinds()) {
             let kind = PieceKind(ki as u8);
@@ -287,10 +288,10 @@ impl Layout {
         self.placement_feature[index(c, k, sq)]
     }
 
-    /// The two parameters of the square table of kind `k` that a piece of colour `c` on `sq`
-    /// counts once each: its rank's and its file's.
+    /// The three parameters of the square table of kind `k` that a piece of colour `c` on
+    /// `sq` counts once each: its rank's, its file's and its square's.
     #[inline]
-    pub fn square_params(&self, c: Color, k: PieceKind, sq: Square) -> [usize; 2] {
+    pub fn square_params(&self, c: Color, k: PieceKind, sq: Square) -> [usize; 3] {
         self.square_params[index(c, k, sq)].map(|i| i as usize)
     }
 }
@@ -310,16 +311,23 @@ fn push_square_table(params: &mut Params, rules: &Rules, name: &str) -> usize {
     for n in 1..=edge_files(g.files()) {
         params.push(format!("file.{name}.{n}"), 0);
     }
+    for r in 1..=g.ranks() {
+        for f in 1..=edge_files(g.files()) {
+            params.push(format!("square.{name}.{r}.{f}"), 0);
+        }
+    }
     first
 }
 
-/// The rank and file parameters of a piece of colour `c` on `sq`, in the square table that
-/// starts at `first`.
-fn square_table_params(rules: &Rules, first: usize, c: Color, sq: Square) -> [u32; 2] {
+/// The rank, file and square parameters of a piece of colour `c` on `sq`, in the square table
+/// that starts at `first`.
+fn square_table_params(rules: &Rules, first: usize, c: Color, sq: Square) -> [u32; 3] {
     let g = rules.geometry();
+    let (ranks, files) = (g.ranks() as usize, edge_files(g.files()) as usize);
     let rank = g.relative_rank(c, sq) as usize;
     let file = sq.file().min(g.files() - 1 - sq.file()) as usize;
-    [first + rank, first + g.ranks() as usize + file].map(|i| i as u32)
+    let square = first + ranks + files + rank * files + file;
+    [first + rank, first + ranks + file, square].map(|i| i as u32)
 }
 
 /// The material on the board counted by `phase_value`.
@@ -525,9 +533,12 @@ impl Eval {
             let weight = layout.placement[ki].map_or(S::default(), p);
             for c in Color::ALL {
                 for sq in board {
-                    let [rank, file] = layout.square_params(c, kind, sq);
-                    table[index(c, kind, sq)] =
-                        value + weight * layout.placement_feature(c, kind, sq) + p(rank) + p(file);
+                    let [rank, file, square] = layout.square_params(c, kind, sq);
+                    table[index(c, kind, sq)] = value
+                        + weight * layout.placement_feature(c, kind, sq)
+                        + p(rank)
+                        + p(file)
+                        + p(square);
                 }
             }
         }

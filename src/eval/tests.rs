@@ -238,15 +238,21 @@ fn the_value_table_lists_the_valued_kinds_in_pawns() {
     assert!(table.contains("src/eval/params/chess.txt"));
 }
 
+fn is_square_table(name: &str) -> bool {
+    ["rank.", "file.", "square."]
+        .iter()
+        .any(|p| name.starts_with(p))
+}
+
 /// A square table counts a piece by its rank from its own side and its file from the nearer
-/// edge: mirrored armies (colours swapped and ranks reversed, or files reversed) score the
+/// edge, and by its square so counted: mirrored armies (colours swapped and ranks reversed, or files reversed) score the
 /// same whatever the table holds.
 #[test]
 fn square_tables_are_seen_from_each_side_and_both_wings() {
     let v = variants::by_name("chess").unwrap();
     let (layout, mut params) = Params::for_variant(v);
     for i in 0..params.len() {
-        if params.name(i).starts_with("rank.") || params.name(i).starts_with("file.") {
+        if is_square_table(params.name(i)) {
             // The same in both phases, so the blend does not matter below.
             let x = (i as i32 * 37) % 101 - 50;
             params.set(i, x, x);
@@ -269,6 +275,7 @@ fn square_tables_are_seen_from_each_side_and_both_wings() {
     // The table does count: a knight on c4 and one on a1 differ by their tables' entries.
     let (r4, f3) = (params.find("rank.knight.4"), params.find("file.knight.3"));
     let (r1, f1) = (params.find("rank.knight.1"), params.find("file.knight.1"));
+    let (c4_square, a1_square) = (params.find("square.knight.4.3"), params.find("square.knight.1.1"));
     let mg = |i: Option<usize>| params.value(i.unwrap()).0;
     let c4 = score("4k3/8/8/8/2N5/8/8/4K3 w - - 0 1");
     let a1 = score("4k3/8/8/8/8/8/8/N3K3 w - - 0 1");
@@ -276,7 +283,7 @@ fn square_tables_are_seen_from_each_side_and_both_wings() {
         // The shipped values with every square table at zero.
         let mut flat = Params::for_variant(v).1;
         for i in 0..flat.len() {
-            if flat.name(i).starts_with("rank.") || flat.name(i).starts_with("file.") {
+            if is_square_table(flat.name(i)) {
                 flat.set(i, 0, 0);
             }
         }
@@ -284,8 +291,11 @@ fn square_tables_are_seen_from_each_side_and_both_wings() {
         let s = |fen: &str| flat.evaluate(v, &v.parse_fen(fen).unwrap(), Color::White);
         s("4k3/8/8/8/2N5/8/8/4K3 w - - 0 1") - s("4k3/8/8/8/8/8/8/N3K3 w - - 0 1")
     };
-    assert_ne!(mg(r4) + mg(f3), mg(r1) + mg(f1));
-    assert!((c4 - a1 - other_terms - (mg(r4) + mg(f3) - mg(r1) - mg(f1))).abs() <= 2);
+    let table = |r, f, square| mg(r) + mg(f) + mg(square);
+    assert_ne!(table(r4, f3, c4_square), table(r1, f1, a1_square));
+    assert_ne!(mg(c4_square), mg(a1_square));
+    let expected = table(r4, f3, c4_square) - table(r1, f1, a1_square);
+    assert!((c4 - a1 - other_terms - expected).abs() <= 2);
 }
 
 /// The pair and file terms count by hand: White's two bishops and two rooks are pairs, its rook
