@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Label tuning positions with a stronger UCI engine's judgement.
 
-    label_with_engine.py IN.epd OUT.epd ENGINE [--nodes N] [--share S] [--jobs J]
+    label_with_engine.py IN.epd OUT.epd ENGINE [--nodes N] [--score cp|wdl] [--share S]
+                         [--jobs J]
 
 IN holds `menagerie datagen` lines (`FEN c9 "1-0";`). For each position the engine searches
-`--nodes` nodes with UCI_ShowWDL; its expected score for White, (win + draw / 2) / 1000 from
-the last line that is not a bound, is blended with the game's result:
+`--nodes` nodes; the last line that is not a bound gives its expected score for White:
+with `--score cp` (the default) 1 / (1 + 10^(-cp / 400)), the logistic the tuner fits, so
+that the fit learns the engine's centipawns at one scale in every phase (a mate counts 0 or
+1); with `--score wdl`, (win + draw / 2) / 1000 by the engine's UCI_ShowWDL model, whose
+scale depends on the material left. It is blended with the game's result:
 
     label = share x engine's expected score + (1 - share) x result
 
@@ -46,18 +50,26 @@ class Engine:
                 return lines
         raise RuntimeError("engine quit")
 
-    def expected_score(self, fen, nodes):
+    def expected_score(self, fen, nodes, kind):
         """The side to move's expected score, or None."""
         self.send(f"position fen {fen}")
         self.send(f"go nodes {nodes}")
         score = None
         for line in self.wait_for("bestmove"):
             words = line.split()
-            if "wdl" not in words or "lowerbound" in words or "upperbound" in words:
+            if "score" not in words or "lowerbound" in words or "upperbound" in words:
                 continue
-            i = words.index("wdl")
-            win, draw = int(words[i + 1]), int(words[i + 2])
-            score = (win + draw / 2) / 1000
+            if kind == "wdl" and "wdl" in words:
+                i = words.index("wdl")
+                win, draw = int(words[i + 1]), int(words[i + 2])
+                score = (win + draw / 2) / 1000
+            elif kind == "cp":
+                i = words.index("score")
+                value = int(words[i + 2])
+                if words[i + 1] == "mate":
+                    score = 1.0 if value > 0 else 0.0
+                else:
+                    score = 1 / (1 + 10 ** (-value / 400))
         return score
 
     def close(self):
@@ -82,7 +94,7 @@ def label_chunk(args, lines):
             out.append(line)
             continue
         fen, result = parsed
-        score = engine.expected_score(fen, args.nodes) if result is not None else None
+        score = engine.expected_score(fen, args.nodes, args.score) if result is not None else None
         if score is None:
             dropped += 1
             continue
@@ -100,6 +112,7 @@ def main():
     parser.add_argument("output")
     parser.add_argument("engine")
     parser.add_argument("--nodes", type=int, default=5000)
+    parser.add_argument("--score", choices=["cp", "wdl"], default="cp")
     parser.add_argument("--share", type=float, default=1.0)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()

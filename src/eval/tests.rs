@@ -275,7 +275,10 @@ fn square_tables_are_seen_from_each_side_and_both_wings() {
     // The table does count: a knight on c4 and one on a1 differ by their tables' entries.
     let (r4, f3) = (params.find("rank.knight.4"), params.find("file.knight.3"));
     let (r1, f1) = (params.find("rank.knight.1"), params.find("file.knight.1"));
-    let (c4_square, a1_square) = (params.find("square.knight.4.3"), params.find("square.knight.1.1"));
+    let (c4_square, a1_square) = (
+        params.find("square.knight.4.3"),
+        params.find("square.knight.1.1"),
+    );
     let mg = |i: Option<usize>| params.value(i.unwrap()).0;
     let c4 = score("4k3/8/8/8/2N5/8/8/4K3 w - - 0 1");
     let a1 = score("4k3/8/8/8/8/8/8/N3K3 w - - 0 1");

@@ -36,10 +36,7 @@ pub fn parse_result(text: &str) -> Option<f64> {
         "1-0" => Some(1.0),
         "0-1" => Some(0.0),
         "1/2-1/2" | "1/2" | "=" => Some(0.5),
-        _ => t
-            .parse::<f64>()
-            .ok()
-            .filter(|r| (0.0..=1.0).contains(r)),
+        _ => t.parse::<f64>().ok().filter(|r| (0.0..=1.0).contains(r)),
     }
 }
 
