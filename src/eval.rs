@@ -1,7 +1,8 @@
 //! Static evaluation for any registered variant: material, and piece-square terms derived from
 //! the rules (how many squares a piece reaches from each square of an empty board, and how far a
-//! pawn has come), mobility, king safety (shield, tropism, and the squares pieces reach next to
-//! the enemy king), pawn structure, pairs of a kind, pieces riding along open files, and the
+//! pawn has come) and square tables the tuner fits (by rank, by file and by square, both wings
+//! shared), mobility, king safety (shield, tropism, and the squares pieces reach next to the
+//! enemy king), pawn structure, pairs of a kind, pieces riding along open files, threats, and the
 //! game's own terms (`SearchSwitches::eval_terms`). Values are in centipawns from the side to
 //! move's point of view.
 //!
