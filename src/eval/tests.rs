@@ -238,6 +238,7 @@ fn the_value_table_lists_the_valued_kinds_in_pawns() {
     assert!(table.contains("src/eval/params/chess.txt"));
 }
 
+/// Whether a parameter belongs to a square table: by rank, by file or by square.
 fn is_square_table(name: &str) -> bool {
     ["rank.", "file.", "square."]
         .iter()
@@ -245,8 +246,8 @@ fn is_square_table(name: &str) -> bool {
 }
 
 /// A square table counts a piece by its rank from its own side and its file from the nearer
-/// edge, and by its square so counted: mirrored armies (colours swapped and ranks reversed, or files reversed) score the
-/// same whatever the table holds.
+/// edge, and by its square so counted: mirrored armies (colours swapped and ranks reversed, or
+/// files reversed) score the same whatever the table holds.
 #[test]
 fn square_tables_are_seen_from_each_side_and_both_wings() {
     let v = variants::by_name("chess").unwrap();
