@@ -107,7 +107,7 @@ def label_chunk(args, lines):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1].strip())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("input")
     parser.add_argument("output")
     parser.add_argument("engine")
@@ -131,4 +131,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (OSError, RuntimeError, ValueError) as e:
+        sys.exit(f"label_with_engine.py: {e}")
