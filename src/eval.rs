@@ -1,9 +1,10 @@
 //! Static evaluation for any registered variant: material, and piece-square terms derived from
 //! the rules (how many squares a piece reaches from each square of an empty board, and how far a
 //! pawn has come) and square tables the tuner fits (by rank, by file and by square, both wings
-//! shared), mobility, king safety (shield, tropism, and the squares pieces reach next to the
-//! enemy king), pawn structure, pairs of a kind, pieces riding along open files, threats, and the
-//! game's own terms (`SearchSwitches::eval_terms`). Values are in centipawns from the side to
+//! shared), mobility, king safety (shield, tropism, the squares pieces reach next to the enemy
+//! king, and the danger of several attackers together), pawn structure (passed pawns by rank,
+//! with their path and the kings' distances; phalanxes and defended pawns), pairs of a kind,
+//! pieces riding along open files, outposts, threats, and the game's own terms (`SearchSwitches::eval_terms`). Values are in centipawns from the side to
 //! move's point of view.
 //!
 //! The evaluation is tapered: every weight has a middlegame and an endgame value, blended by the
@@ -19,7 +20,7 @@ mod params;
 pub use params::{shipped_file, value_table, ParamError, Params, TABLE_BEGIN, TABLE_END};
 
 use crate::board::Position;
-use crate::core::{Bitboard, Color, KindSet, PieceKind, Square, MAX_KINDS, NUM_SQUARES};
+use crate::core::{Bitboard, Color, KindSet, PieceKind, Square, MAX_KINDS, MAX_RANKS, NUM_SQUARES};
 use crate::rules::{Direction, Rules};
 use crate::variants::switches::GameTerm;
 use crate::variants::Variant;
@@ -66,6 +67,31 @@ const KING_ATTACK: i32 = 0;
 const THREAT_BY_PAWN: i32 = 0;
 const THREAT_BY_LESSER: i32 = 0;
 const HANGING: i32 = 0;
+/// Default passed-pawn terms beyond the base and the bonus per rank: a bonus by the rank a
+/// passed pawn stands on (a table, as the value of a passer grows faster than its rank), per
+/// rank advanced when the square ahead is empty, per rank advanced times the distance of the
+/// own and of the enemy royal piece to the square ahead; and per pawn with an own pawn beside
+/// it (a phalanx) and per pawn an own pawn defends: none until a game's file sets them.
+const PAWN_EXTRA: i32 = 0;
+/// Default king danger, per unit of (pieces reaching the enemy royal piece's neighbourhood
+/// times the squares of it they reach) / `KING_DANGER_DIVISOR`: none until a game's file sets
+/// it. A lone piece near the king is little danger; several together are much more than the
+/// sum, which the linear king-attack term cannot say.
+const KING_DANGER: i32 = 0;
+const KING_DANGER_DIVISOR: i32 = 4;
+/// Default bonus per piece on an outpost: a square in the enemy half that an own pawn-like
+/// piece defends and no enemy pawn-like piece can come to attack (none stands on a
+/// neighbouring file ahead of it): none until a game's file sets it.
+const OUTPOST: i32 = 0;
+/// The names of the pawn terms after the passed-pawn table, in the order of
+/// [`PawnCounts::extras`].
+const PAWN_EXTRA_NAMES: [&str; 5] = [
+    "passed_free",
+    "passed_king_own",
+    "passed_king_enemy",
+    "phalanx_pawn",
+    "supported_pawn",
+];
 /// Material lead from which a side with only royal pieces left is hunted (mop-up). Mop-up is
 /// not a weight times a feature (it depends on the score), so it is not a parameter: the tuner
 /// leaves it as it is.
@@ -103,6 +129,9 @@ pub struct Layout {
     pub king_attack: [Option<usize>; MAX_KINDS],
     /// Per kind counted for mobility: the bonus for two or more (`pair.<kind>`).
     pub pair: [Option<usize>; MAX_KINDS],
+    /// Per kind counted for mobility, in a game with pawn-like kinds: the bonus per piece on an
+    /// outpost (`outpost.<kind>`).
+    pub outpost: [Option<usize>; MAX_KINDS],
     /// Per kind that rides both ways along files, in a game with pawns: the bonus on a file
     /// without pawns and on one without own pawns (`open_file.<kind>`, `half_open_file.<kind>`).
     pub open_file: [Option<usize>; MAX_KINDS],
@@ -110,6 +139,11 @@ pub struct Layout {
     /// Threats: enemy pieces attacked by pawn-like pieces, by cheaper pieces, and attacked
     /// but not defended (`Eval::threat_counts`).
     pub threats: [usize; 3],
+    /// The first of the passed-pawn table by rank (`passed_rank.<n>`, rank counted from the
+    /// pawn's side, from 1), and the other pawn terms ([`PawnCounts`]'s last five, in order).
+    pub passed_rank: usize,
+    pub pawn_extras: [usize; 5],
+    pub king_danger: usize,
     /// The first of the game's own terms, which follow in their order.
     pub game: usize,
     pub game_terms: &'static [GameTerm],
@@ -230,12 +264,16 @@ impl Layout {
         let passed_pawn_rank = params.push("passed_pawn_rank".into(), PASSED_PAWN_PER_RANK);
         let mut king_attack = [None; MAX_KINDS];
         let mut pair = [None; MAX_KINDS];
+        let mut outpost = [None; MAX_KINDS];
         let mut open_file = [None; MAX_KINDS];
         let mut half_open_file = [None; MAX_KINDS];
         for k in mobile_kinds(rules) {
             let name = &names[k.index()];
             pair[k.index()] = Some(params.push(format!("pair.{name}"), PAIR));
             king_attack[k.index()] = Some(params.push(format!("king_attack.{name}"), KING_ATTACK));
+            if rules.pawns.nonempty() {
+                outpost[k.index()] = Some(params.push(format!("outpost.{name}"), OUTPOST));
+            }
         }
         for k in file_riders(rules) {
             let name = &names[k.index()];
@@ -249,6 +287,12 @@ impl Layout {
             ("hanging", HANGING),
         ]
         .map(|(name, v)| params.push(name.into(), v));
+        let passed_rank = params.len();
+        for n in 1..=rules.geometry().ranks() {
+            params.push(format!("passed_rank.{n}"), PAWN_EXTRA);
+        }
+        let pawn_extras = PAWN_EXTRA_NAMES.map(|name| params.push(name.into(), PAWN_EXTRA));
+        let king_danger = params.push("king_danger".into(), KING_DANGER);
         let game = params.len();
         let game_terms = variant.switches().eval_terms();
         for t in game_terms {
@@ -270,9 +314,13 @@ impl Layout {
             passed_pawn_rank,
             king_attack,
             pair,
+            outpost,
             open_file,
             half_open_file,
             threats,
+            passed_rank,
+            pawn_extras,
+            king_danger,
             game,
             game_terms,
             phase_value,
@@ -385,6 +433,14 @@ impl From<(i32, i32)> for S {
     }
 }
 
+/// The squares of the file of the square numbered `sq`.
+fn files_of(files: &[Bitboard], sq: usize) -> Bitboard {
+    files
+        .get(usize::from(Square::from_index(sq as u8).file()))
+        .copied()
+        .unwrap_or(Bitboard::EMPTY)
+}
+
 /// Kinds counted for mobility: neither royal nor pawn-like.
 fn mobile_kinds(rules: &Rules) -> KindSet {
     PieceKind::all(rules.num_kinds())
@@ -475,11 +531,20 @@ pub struct Eval {
     isolated_pawn: S,
     passed_pawn: S,
     passed_pawn_rank: S,
-    /// Per kind: the pair bonus, and the open and half-open file bonuses (0 where the layout
-    /// has none).
+    /// Per kind: the pair bonus, the open and half-open file bonuses and the outpost bonus (0
+    /// where the layout has none).
     pair: [S; MAX_KINDS],
     open_file: [S; MAX_KINDS],
     half_open_file: [S; MAX_KINDS],
+    outpost: [S; MAX_KINDS],
+    /// Whether any outpost bonus is not 0 (else outposts are not looked for).
+    outposts_on: bool,
+    /// Per colour: the enemy half of the board (the ranks from the middle on, counted from the
+    /// colour's side).
+    enemy_half: [Bitboard; 2],
+    /// Per (colour, square): the squares ahead on the neighbouring files, where an enemy pawn
+    /// could come from to attack the square.
+    attack_span: Vec<Bitboard>,
     /// Kinds with a file bonus.
     file_riders: KindSet,
     /// The threat weights (`Layout::threats`), and whether any is not 0 (else the attacks
@@ -488,8 +553,48 @@ pub struct Eval {
     threats_on: bool,
     /// Per kind: the mobile kinds of a lower middlegame value, whose attacks on it are threats.
     cheaper: [KindSet; MAX_KINDS],
+    /// The passed-pawn table by rank counted from the pawn's side (from 0), the other pawn
+    /// terms (`PAWN_EXTRA_NAMES`), and whether any of them is not 0 (else what they count is
+    /// not worked out).
+    passed_rank: Vec<S>,
+    pawn_extras: [S; 5],
+    pawn_extras_on: bool,
+    /// Per (colour, square): the square a pawn there would advance to, if the board has it.
+    ahead: Vec<Option<Square>>,
+    king_danger: S,
     /// The game's own terms: weight and divisor.
     game_terms: Vec<(S, i32)>,
+}
+
+/// The pawn structure of one side, as the pawn terms count it ([`Eval::pawn_counts`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct PawnCounts {
+    /// Extra pawns on files, isolated pawns, passed pawns, and the ranks the passed pawns have
+    /// advanced.
+    base: [i32; 4],
+    /// Passed pawns by rank counted from their side (from 0).
+    passed_at: [i32; MAX_RANKS as usize],
+    /// For the passed pawns: the ranks advanced of those whose square ahead is empty; the
+    /// ranks advanced times the distance (in king steps) of the own royal piece to the square
+    /// ahead, and the same for the enemy royal piece. Then the pawns with an own pawn beside
+    /// them on the rank, and the pawns an own pawn defends (by its leaps).
+    extras: [i32; 5],
+}
+
+/// What the pieces of one side reach: squares, squares next to the enemy royal piece, and the
+/// pieces that reach at least one of those.
+#[derive(Clone, Copy, Debug, Default)]
+struct Reach {
+    squares: i32,
+    near_king: i32,
+    attackers: i32,
+}
+
+impl Reach {
+    /// The king-danger feature, before its divisor.
+    fn danger(self) -> i32 {
+        self.attackers * self.near_king
+    }
 }
 
 /// Per kind: the squares the pieces of one side capture on.
@@ -558,6 +663,14 @@ impl Eval {
         let files: Vec<Bitboard> = (0..rules.geometry().files())
             .map(|f| board.into_iter().filter(|s| s.file() == f).collect())
             .collect();
+        let outpost = layout.outpost.map(|i| i.map_or(S::default(), p));
+        let geometry = rules.geometry();
+        let enemy_half = [Color::White, Color::Black].map(|c| {
+            board
+                .into_iter()
+                .filter(|&s| 2 * geometry.relative_rank(c, s) >= geometry.ranks())
+                .collect()
+        });
         let mut front_span = vec![Bitboard::EMPTY; 3 * NUM_SQUARES];
         for c in [Color::White, Color::Black] {
             for sq in board {
@@ -574,6 +687,27 @@ impl Eval {
                     .collect();
             }
         }
+        let passed_rank: Vec<S> = (0..rules.geometry().ranks() as usize)
+            .map(|r| p(layout.passed_rank + r))
+            .collect();
+        let pawn_extras = layout.pawn_extras.map(p);
+        let pawn_extras_on = passed_rank
+            .iter()
+            .chain(&pawn_extras)
+            .any(|&t| t != S::default());
+        let mut ahead = vec![None; 3 * NUM_SQUARES];
+        for c in [Color::White, Color::Black] {
+            let step = if c == Color::Black { -1 } else { 1 };
+            for sq in board {
+                ahead[c.index() * NUM_SQUARES + sq.index()] =
+                    sq.offset(0, step).filter(|&a| board.contains(a));
+            }
+        }
+        let attack_span = front_span
+            .iter()
+            .enumerate()
+            .map(|(i, &span)| span & !files_of(&files, i % NUM_SQUARES))
+            .collect();
         Eval {
             values,
             mobile: mobile_kinds(rules),
@@ -581,6 +715,7 @@ impl Eval {
             king_attack: layout.king_attack.map(|i| i.map_or(S::default(), p)),
             pawns,
             files,
+            attack_span,
             front_span,
             table,
             phase_value: layout.phase_value,
@@ -593,6 +728,9 @@ impl Eval {
             passed_pawn: p(layout.passed_pawn),
             passed_pawn_rank: p(layout.passed_pawn_rank),
             pair: layout.pair.map(|i| i.map_or(S::default(), p)),
+            outpost,
+            outposts_on: outpost.iter().any(|&t| t != S::default()),
+            enemy_half,
             open_file: layout.open_file.map(|i| i.map_or(S::default(), p)),
             half_open_file: layout.half_open_file.map(|i| i.map_or(S::default(), p)),
             file_riders: file_riders(rules),
@@ -604,6 +742,11 @@ impl Eval {
                     .filter(|k| values[k.index()] < values[e])
                     .collect()
             }),
+            passed_rank,
+            pawn_extras,
+            pawn_extras_on,
+            ahead,
+            king_danger: p(layout.king_danger),
             game_terms,
         }
     }
@@ -633,20 +776,27 @@ impl Eval {
         }
         let phase = phase.min(self.max_phase);
         let mop_up = self.mop_up(rules, pos, self.taper(score, phase));
-        score += if self.threats_on {
+        let (mobility, danger) = if self.threats_on {
             self.mobility_and_threats(rules, pos)
         } else {
             let ignore = |_: PieceKind, _: Bitboard| {};
-            self.mobility(rules, pos, Color::White, ignore)
-                - self.mobility(rules, pos, Color::Black, ignore)
+            let (w, w_danger) = self.mobility(rules, pos, Color::White, ignore);
+            let (b, b_danger) = self.mobility(rules, pos, Color::Black, ignore);
+            (w - b, w_danger - b_danger)
         };
+        score += mobility;
+        score += S(
+            self.king_danger.0 * danger / KING_DANGER_DIVISOR,
+            self.king_danger.1 * danger / KING_DANGER_DIVISOR,
+        );
         score +=
             self.king_safety(rules, pos, Color::White) - self.king_safety(rules, pos, Color::Black);
         if self.pawns.nonempty() {
-            score +=
-                self.pawn_structure(pos, Color::White) - self.pawn_structure(pos, Color::Black);
+            score += self.pawn_structure(rules, pos, Color::White)
+                - self.pawn_structure(rules, pos, Color::Black);
         }
-        score += self.kind_terms(pos, Color::White) - self.kind_terms(pos, Color::Black);
+        score +=
+            self.kind_terms(rules, pos, Color::White) - self.kind_terms(rules, pos, Color::Black);
         if !self.game_terms.is_empty() {
             let mut features = [0; MAX_GAME_TERMS];
             let features = &mut features[..self.game_terms.len()];
@@ -678,9 +828,12 @@ impl Eval {
         let mut attacks = [[Bitboard::EMPTY; MAX_KINDS]; 2];
         let mut table = S::default();
         let mut phase = 0;
+        let mut danger = 0;
         for c in Color::PLAYERS {
             let sign = if c == Color::White { 1 } else { -1 };
             let zone = enemy_king_zone(rules, pos, c);
+            let mut reach = Reach::default();
+            let outposts = self.outposts(rules, pos, c);
             for ki in 0..rules.num_kinds() {
                 let k = PieceKind(ki as u8);
                 let pieces = pos.pieces(c, k);
@@ -700,40 +853,49 @@ impl Eval {
                 if let Some(i) = layout.mobility[ki] {
                     let attacks = &mut attacks[c.index()][ki];
                     let record = |a: Bitboard| *attacks |= a;
-                    let (squares, near_king) = self.reach_counts(rules, pos, c, k, zone, record);
-                    coef[i] += f64::from(sign * squares);
+                    let r = self.reach_counts(rules, pos, c, k, zone, record);
+                    coef[i] += f64::from(sign * r.squares);
                     if let Some(j) = layout.king_attack[ki] {
-                        coef[j] += f64::from(sign * near_king);
+                        coef[j] += f64::from(sign * r.near_king);
                     }
+                    reach.near_king += r.near_king;
+                    reach.attackers += r.attackers;
                 }
-                let [pair, open, half_open] = self.kind_counts(pos, c, k);
+                let counts = self.kind_counts(pos, c, k, outposts);
                 let at = [
                     layout.pair[ki],
                     layout.open_file[ki],
                     layout.half_open_file[ki],
+                    layout.outpost[ki],
                 ];
-                for (i, n) in at.into_iter().zip([pair, open, half_open]) {
+                for (i, n) in at.into_iter().zip(counts) {
                     if let Some(i) = i {
                         coef[i] += f64::from(sign * n);
                     }
                 }
             }
+            danger += sign * reach.danger();
             let (shield, enemies) = self.king_counts(rules, pos, c);
             coef[layout.king_shield] += f64::from(sign * shield);
             coef[layout.king_tropism] += f64::from(sign * enemies);
             if self.pawns.nonempty() {
-                let counts = self.pawn_counts(pos, c);
+                let counts = self.pawn_counts(rules, pos, c, true);
                 let at = [
                     layout.doubled_pawn,
                     layout.isolated_pawn,
                     layout.passed_pawn,
                     layout.passed_pawn_rank,
                 ];
-                for (i, n) in at.into_iter().zip(counts) {
+                let ranks = (0..rules.geometry().ranks() as usize).map(|r| layout.passed_rank + r);
+                let counted = (at.into_iter().zip(counts.base))
+                    .chain(ranks.zip(counts.passed_at))
+                    .chain(layout.pawn_extras.into_iter().zip(counts.extras));
+                for (i, n) in counted {
                     coef[i] += f64::from(sign * n);
                 }
             }
         }
+        coef[layout.king_danger] = f64::from(danger) / f64::from(KING_DANGER_DIVISOR);
         let [w, b] = self.threat_counts(rules, pos, &mut attacks);
         for ((i, w), b) in layout.threats.into_iter().zip(w).zip(b) {
             coef[i] += f64::from(w - b);
@@ -771,28 +933,33 @@ impl Eval {
     }
 
     /// Squares the pieces of `c` reach, not counting their own pieces' squares, and those of
-    /// them next to the enemy royal piece, weighted by kind. Each piece's attacks (as
-    /// `Eval::reach_counts` gives them) go to `record`, with its kind.
+    /// them next to the enemy royal piece, weighted by kind; and the king-danger feature of
+    /// `c` (`Reach::danger`). Each piece's attacks (as `Eval::reach_counts` gives them) go to
+    /// `record`, with its kind.
     fn mobility(
         &self,
         rules: &Rules,
         pos: &Position,
         c: Color,
         mut record: impl FnMut(PieceKind, Bitboard),
-    ) -> S {
+    ) -> (S, i32) {
         let mut score = S::default();
+        let mut all = Reach::default();
         let zone = enemy_king_zone(rules, pos, c);
         for k in self.mobile {
-            let (squares, near_king) = self.reach_counts(rules, pos, c, k, zone, |a| record(k, a));
-            score +=
-                self.mobility_weight[k.index()] * squares + self.king_attack[k.index()] * near_king;
+            let r = self.reach_counts(rules, pos, c, k, zone, |a| record(k, a));
+            score += self.mobility_weight[k.index()] * r.squares
+                + self.king_attack[k.index()] * r.near_king;
+            all.near_king += r.near_king;
+            all.attackers += r.attackers;
         }
-        score
+        (score, all.danger())
     }
 
     /// Squares the pieces of kind `k` and colour `c` reach, not counting their own pieces'
-    /// squares; and of those, the ones in `zone` (`enemy_king_zone`). The squares they capture
-    /// on by leaps and rides go to `record`, piece by piece.
+    /// squares; of those, the ones in `zone` (`enemy_king_zone`); and how many of them reach
+    /// one there. The squares they capture on by leaps and rides go to `record`, piece by
+    /// piece.
     fn reach_counts(
         &self,
         rules: &Rules,
@@ -801,11 +968,11 @@ impl Eval {
         k: PieceKind,
         zone: Bitboard,
         mut record: impl FnMut(Bitboard),
-    ) -> (i32, i32) {
+    ) -> Reach {
         let t = &rules.tables;
         let occ = pos.occupied();
         let own = pos.color_bb(c);
-        let (mut n, mut near) = (0, 0);
+        let mut out = Reach::default();
         for sq in pos.pieces(c, k) {
             let captures =
                 t.leap_capture(c, k, sq) | t.ride_targets(t.capture_rides(c, k), sq, occ);
@@ -816,32 +983,64 @@ impl Eval {
             } else {
                 captures | t.leap_quiet(c, k, sq) | t.ride_targets(t.quiet_rides(c, k), sq, occ)
             };
-            n += (reach & !own).count() as i32;
-            near += (reach & !own & zone).count() as i32;
+            let near = (reach & !own & zone).count() as i32;
+            out.squares += (reach & !own).count() as i32;
+            out.near_king += near;
+            out.attackers += i32::from(near > 0);
         }
-        (n, near)
+        out
     }
 
-    /// The pair and file bonuses of the pieces of `c`.
-    fn kind_terms(&self, pos: &Position, c: Color) -> S {
+    /// The pair, outpost and file bonuses of the pieces of `c`.
+    fn kind_terms(&self, rules: &Rules, pos: &Position, c: Color) -> S {
         let mut score = S::default();
+        let outposts = if self.outposts_on {
+            self.outposts(rules, pos, c)
+        } else {
+            Bitboard::EMPTY
+        };
         for k in self.mobile {
-            let [pair, open, half_open] = self.kind_counts(pos, c, k);
+            let [pair, open, half_open, outpost] = self.kind_counts(pos, c, k, outposts);
             let i = k.index();
-            score +=
-                self.pair[i] * pair + self.open_file[i] * open + self.half_open_file[i] * half_open;
+            score += self.pair[i] * pair
+                + self.open_file[i] * open
+                + self.half_open_file[i] * half_open
+                + self.outpost[i] * outpost;
         }
         score
     }
 
+    /// The outposts of `c` ([`OUTPOST`]) that its pieces counted for mobility stand on.
+    fn outposts(&self, rules: &Rules, pos: &Position, c: Color) -> Bitboard {
+        if self.pawns.is_empty() {
+            return Bitboard::EMPTY;
+        }
+        let t = &rules.tables;
+        let mut defended = Bitboard::EMPTY;
+        for k in self.pawns {
+            for sq in pos.pieces(c, k) {
+                defended |= t.leap_capture(c, k, sq);
+            }
+        }
+        let theirs = pos.kinds_bb(self.pawns) & pos.color_bb(c.opponent());
+        let held = pos.kinds_bb(self.mobile) & pos.color_bb(c);
+        (held & defended & self.enemy_half[c.index()])
+            .into_iter()
+            .filter(|sq| {
+                (theirs & self.attack_span[c.index() * NUM_SQUARES + sq.index()]).is_empty()
+            })
+            .collect()
+    }
+
     /// For the pieces of kind `k` and colour `c`: whether there are two or more (1 or 0), how
     /// many stand on open files and how many on half-open ones (for the kinds with file
-    /// bonuses).
-    fn kind_counts(&self, pos: &Position, c: Color, k: PieceKind) -> [i32; 3] {
+    /// bonuses), and how many on `outposts`.
+    fn kind_counts(&self, pos: &Position, c: Color, k: PieceKind, outposts: Bitboard) -> [i32; 4] {
         let pieces = pos.pieces(c, k);
         let pair = i32::from(pieces.more_than_one());
+        let outpost = (pieces & outposts).count() as i32;
         if !self.file_riders.contains(k) {
-            return [pair, 0, 0];
+            return [pair, 0, 0, outpost];
         }
         let pawns = pos.kinds_bb(self.pawns);
         let own_pawns = pawns & pos.color_bb(c);
@@ -854,25 +1053,28 @@ impl Eval {
                 half_open += 1;
             }
         }
-        [pair, open, half_open]
+        [pair, open, half_open, outpost]
     }
 
-    /// The mobility and threat terms, for White: the threats need the attacks mobility works
-    /// out.
-    fn mobility_and_threats(&self, rules: &Rules, pos: &Position) -> S {
+    /// The mobility and threat terms, for White, and White's king-danger feature less
+    /// Black's: the threats need the attacks mobility works out.
+    fn mobility_and_threats(&self, rules: &Rules, pos: &Position) -> (S, i32) {
         let mut attacks = [[Bitboard::EMPTY; MAX_KINDS]; 2];
         let [w, b] = &mut attacks;
-        let mut score =
+        let (white, w_danger) =
             self.mobility(rules, pos, Color::White, |k: PieceKind, a: Bitboard| {
                 w[k.index()] |= a
-            }) - self.mobility(rules, pos, Color::Black, |k: PieceKind, a: Bitboard| {
+            });
+        let (black, b_danger) =
+            self.mobility(rules, pos, Color::Black, |k: PieceKind, a: Bitboard| {
                 b[k.index()] |= a
             });
+        let mut score = white - black;
         let [w, b] = self.threat_counts(rules, pos, &mut attacks);
         for ((weight, w), b) in self.threats.into_iter().zip(w).zip(b) {
             score += weight * (w - b);
         }
-        score
+        (score, w_danger - b_danger)
     }
 
     /// Adds to `attacks` those of the kinds of `c` that mobility leaves out (pawn-like and
@@ -971,30 +1173,42 @@ impl Eval {
         (shield, enemies.count() as i32)
     }
 
-    /// Doubled, isolated and passed pawns of `c`.
-    fn pawn_structure(&self, pos: &Position, c: Color) -> S {
-        let [doubled, isolated, passed, ranks] = self.pawn_counts(pos, c);
-        self.doubled_pawn * doubled
+    /// The pawn terms of `c`.
+    fn pawn_structure(&self, rules: &Rules, pos: &Position, c: Color) -> S {
+        let counts = self.pawn_counts(rules, pos, c, self.pawn_extras_on);
+        let [doubled, isolated, passed, ranks] = counts.base;
+        let mut score = self.doubled_pawn * doubled
             + self.isolated_pawn * isolated
             + self.passed_pawn * passed
-            + self.passed_pawn_rank * ranks
+            + self.passed_pawn_rank * ranks;
+        if self.pawn_extras_on {
+            for (&w, &n) in self.passed_rank.iter().zip(&counts.passed_at) {
+                score += w * n;
+            }
+            for (w, n) in self.pawn_extras.into_iter().zip(counts.extras) {
+                score += w * n;
+            }
+        }
+        score
     }
 
-    /// Of the pawns of `c`: the extra pawns on files, the isolated pawns, the passed pawns and
-    /// the ranks the passed pawns have advanced.
-    fn pawn_counts(&self, pos: &Position, c: Color) -> [i32; 4] {
+    /// What the pawn terms count of the pawns of `c` ([`PawnCounts`]); with `extras` false,
+    /// only its `base`.
+    fn pawn_counts(&self, rules: &Rules, pos: &Position, c: Color, extras: bool) -> PawnCounts {
         let pawns_of = |color: Color| pos.kinds_bb(self.pawns) & pos.color_bb(color);
         let ours = pawns_of(c);
         let theirs = pawns_of(c.opponent());
         let nfiles = self.files.len();
-        let mut counts = [0; 4];
+        let mut counts = PawnCounts::default();
+        let royal = |color: Color| pos.royals(rules, color).first();
+        let kings = extras.then(|| (royal(c), royal(c.opponent())));
         for f in 0..nfiles {
             let here = ours & self.files[f];
             let n = here.count() as i32;
             if n == 0 {
                 continue;
             }
-            counts[0] += n - 1;
+            counts.base[0] += n - 1;
             let left = if f > 0 {
                 self.files[f - 1]
             } else {
@@ -1006,7 +1220,7 @@ impl Eval {
                 Bitboard::EMPTY
             };
             if (ours & (left | right)).is_empty() {
-                counts[1] += n;
+                counts.base[1] += n;
             }
             for sq in here {
                 if (theirs & self.front_span[c.index() * NUM_SQUARES + sq.index()]).is_empty() {
@@ -1016,12 +1230,61 @@ impl Eval {
                     } else {
                         sq.rank() as i32
                     };
-                    counts[2] += 1;
-                    counts[3] += advanced;
+                    counts.base[2] += 1;
+                    counts.base[3] += advanced;
+                    if let Some((own, enemy)) = kings {
+                        let rank = rules.geometry().relative_rank(c, sq);
+                        counts.passed_at[usize::from(rank)] += 1;
+                        self.count_passer(pos, c, sq, advanced, [own, enemy], &mut counts);
+                    }
                 }
             }
         }
+        if extras {
+            let t = &rules.tables;
+            let mut defended = Bitboard::EMPTY;
+            for k in self.pawns {
+                for sq in pos.pieces(c, k) {
+                    defended |= t.leap_capture(c, k, sq);
+                }
+            }
+            let beside = |sq: Square, df: i8| sq.offset(df, 0).is_some_and(|s| ours.contains(s));
+            counts.extras[3] = ours
+                .into_iter()
+                .filter(|&sq| beside(sq, -1) || beside(sq, 1))
+                .count() as i32;
+            counts.extras[4] = (ours & defended).count() as i32;
+        }
         counts
+    }
+
+    /// Counts the passed pawn of `c` on `sq`, `advanced` ranks from its side, into the
+    /// passed-pawn terms of `counts.extras` (with the own and the enemy royal pieces, where
+    /// there are any).
+    fn count_passer(
+        &self,
+        pos: &Position,
+        c: Color,
+        sq: Square,
+        advanced: i32,
+        kings: [Option<Square>; 2],
+        counts: &mut PawnCounts,
+    ) {
+        let Some(ahead) = self.ahead[c.index() * NUM_SQUARES + sq.index()] else {
+            return;
+        };
+        if !pos.occupied().contains(ahead) {
+            counts.extras[0] += advanced;
+        }
+        for (i, king) in kings.into_iter().enumerate() {
+            if let Some(k) = king {
+                let steps = k
+                    .file()
+                    .abs_diff(ahead.file())
+                    .max(k.rank().abs_diff(ahead.rank()));
+                counts.extras[1 + i] += advanced * i32::from(steps);
+            }
+        }
     }
 
     /// When one side has only royal pieces left and is well behind, the winner is paid for

@@ -149,7 +149,8 @@ fn features_times_parameters_are_the_evaluation() {
             params.set(i, mg + (i as i32 % 5) - 2, eg * 2 - (i as i32 % 7));
         }
         let eval = Eval::with_params(*v, &layout, &params);
-        let slack = 2.0 + layout.game_terms.len() as f64;
+        // Each rounding: the blend, the king danger's divisor and each game term's.
+        let slack = 3.0 + layout.game_terms.len() as f64;
         let mut checked = 0;
         for _ in 0..6 {
             let mut pos = v.start_position();
@@ -379,4 +380,55 @@ fn threat_terms_count_by_hand() {
     assert_eq!(coef(mirrored, "threat_by_pawn"), -1.0);
     assert_eq!(coef(mirrored, "threat_by_lesser"), -1.0);
     assert_eq!(coef(mirrored, "hanging"), -1.0);
+}
+
+/// The pawn terms beyond the base, counted by hand. White's pawns d5 and c4 are passed
+/// (Black's one pawn, f4, stands on neither's files nor beside them ahead); e2 and f2 are not
+/// (f4 is ahead of them on a neighbouring file), nor is f4 (e2 and f2). d5 stands on the fifth
+/// rank, c4 on the fourth. Both squares ahead (d6, c5) are empty: 4 + 3 ranks advanced. White's
+/// king e1 stands 5 steps from d6 and 4 from c5 (4 x 5 + 3 x 4 = 32), Black's king e8 2 from d6
+/// and 3 from c5 (4 x 2 + 3 x 3 = 17). e2 and f2 stand side by side (a phalanx of two); c4
+/// defends d5.
+#[test]
+fn pawn_terms_count_by_hand() {
+    let fen = "4k3/8/8/3P4/2P2p2/8/4PP2/4K3 w - - 0 1";
+    let coef = |name: &str| chess_feature(fen, name);
+    assert_eq!(coef("passed_rank.5"), 1.0);
+    assert_eq!(coef("passed_rank.4"), 1.0);
+    assert_eq!(coef("passed_rank.2"), 0.0);
+    assert_eq!(coef("passed_free"), 7.0);
+    assert_eq!(coef("passed_king_own"), 32.0);
+    assert_eq!(coef("passed_king_enemy"), 17.0);
+    assert_eq!(coef("phalanx_pawn"), 2.0);
+    assert_eq!(coef("supported_pawn"), 1.0);
+    // A blocked passer is not free: a Black knight on d6.
+    let blocked = "4k3/8/3n4/3P4/2P2p2/8/4PP2/4K3 w - - 0 1";
+    assert_eq!(chess_feature(blocked, "passed_free"), 3.0);
+}
+
+/// King danger counts, for each side, the pieces reaching the enemy king's neighbourhood times
+/// the squares of it they reach, over 4. Around Black's king on g7 the knight f5 reaches g7 and
+/// h6 (1 piece x 2 squares), and with the rook a7 also f7 and g7 (2 pieces x 4 squares).
+#[test]
+fn king_danger_grows_with_the_attackers_together() {
+    assert_eq!(
+        chess_feature("8/6k1/8/5N2/8/8/8/4K3 b - - 0 1", "king_danger"),
+        0.5
+    );
+    assert_eq!(
+        chess_feature("8/R5k1/8/5N2/8/8/8/4K3 b - - 0 1", "king_danger"),
+        2.0
+    );
+}
+
+/// Outposts counted by hand: White's knight e5 stands in Black's half and d4 defends it; Black's
+/// pawn c6 can never attack it, but a pawn on d7 could (from d6). On e4, in its own half, it is
+/// no outpost. Black's knight e4, defended by d5, with White's pawn on c3, counts against White.
+#[test]
+fn outposts_count_by_hand() {
+    let coef = |fen: &str| chess_feature(fen, "outpost.knight");
+    assert_eq!(coef("4k3/8/2p5/4N3/3P4/8/8/4K3 w - - 0 1"), 1.0);
+    assert_eq!(coef("4k3/3p4/8/4N3/3P4/8/8/4K3 w - - 0 1"), 0.0);
+    assert_eq!(coef("4k3/8/8/8/4N3/3P4/8/4K3 w - - 0 1"), 0.0);
+    assert_eq!(coef("4k3/8/8/3p4/4n3/2P5/8/4K3 w - - 0 1"), -1.0);
 }
