@@ -4,8 +4,9 @@
 //! shared), mobility, king safety (shield, tropism, the squares pieces reach next to the enemy
 //! king, and the danger of several attackers together), pawn structure (passed pawns by rank,
 //! with their path and the kings' distances; phalanxes and defended pawns), pairs of a kind,
-//! pieces riding along open files, outposts, threats, and the game's own terms (`SearchSwitches::eval_terms`). Values are in centipawns from the side to
-//! move's point of view.
+//! pieces riding along open files, outposts, threats, and the game's own terms
+//! (`SearchSwitches::eval_terms`). Values are in centipawns from the side to move's point of
+//! view.
 //!
 //! The evaluation is tapered: every weight has a middlegame and an endgame value, blended by the
 //! game's phase, which is the material of the pieces on the board (neither pawn-like nor royal,
