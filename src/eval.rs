@@ -434,12 +434,9 @@ impl From<(i32, i32)> for S {
     }
 }
 
-/// The squares of the file of the square numbered `sq`.
-fn files_of(files: &[Bitboard], sq: usize) -> Bitboard {
-    files
-        .get(usize::from(Square::from_index(sq as u8).file()))
-        .copied()
-        .unwrap_or(Bitboard::EMPTY)
+/// King steps between two squares (the larger of the file and rank distances).
+fn king_steps(a: Square, b: Square) -> u8 {
+    a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank()))
 }
 
 /// Kinds counted for mobility: neither royal nor pawn-like.
@@ -673,9 +670,10 @@ impl Eval {
                 .collect()
         });
         let mut front_span = vec![Bitboard::EMPTY; 3 * NUM_SQUARES];
+        let mut attack_span = vec![Bitboard::EMPTY; 3 * NUM_SQUARES];
         for c in [Color::White, Color::Black] {
             for sq in board {
-                front_span[c.index() * NUM_SQUARES + sq.index()] = board
+                let span: Bitboard = board
                     .into_iter()
                     .filter(|s| s.file().abs_diff(sq.file()) <= 1)
                     .filter(|s| {
@@ -686,6 +684,9 @@ impl Eval {
                         }
                     })
                     .collect();
+                let i = c.index() * NUM_SQUARES + sq.index();
+                front_span[i] = span;
+                attack_span[i] = span.into_iter().filter(|s| s.file() != sq.file()).collect();
             }
         }
         let passed_rank: Vec<S> = (0..rules.geometry().ranks() as usize)
@@ -700,15 +701,11 @@ impl Eval {
         for c in [Color::White, Color::Black] {
             let step = if c == Color::Black { -1 } else { 1 };
             for sq in board {
-                ahead[c.index() * NUM_SQUARES + sq.index()] =
-                    sq.offset(0, step).filter(|&a| board.contains(a));
+                ahead[c.index() * NUM_SQUARES + sq.index()] = sq
+                    .offset(0, step)
+                    .filter(|&a| board.contains(a) && geometry.same_board(sq, a));
             }
         }
-        let attack_span = front_span
-            .iter()
-            .enumerate()
-            .map(|(i, &span)| span & !files_of(&files, i % NUM_SQUARES))
-            .collect();
         Eval {
             values,
             mobile: mobile_kinds(rules),
@@ -1016,13 +1013,7 @@ impl Eval {
         if self.pawns.is_empty() {
             return Bitboard::EMPTY;
         }
-        let t = &rules.tables;
-        let mut defended = Bitboard::EMPTY;
-        for k in self.pawns {
-            for sq in pos.pieces(c, k) {
-                defended |= t.leap_capture(c, k, sq);
-            }
-        }
+        let defended = self.pawn_leaps(rules, pos, c);
         let theirs = pos.kinds_bb(self.pawns) & pos.color_bb(c.opponent());
         let held = pos.kinds_bb(self.mobile) & pos.color_bb(c);
         (held & defended & self.enemy_half[c.index()])
@@ -1031,6 +1022,18 @@ impl Eval {
                 (theirs & self.attack_span[c.index() * NUM_SQUARES + sq.index()]).is_empty()
             })
             .collect()
+    }
+
+    /// The squares the pawn-like pieces of `c` capture on by leaps: what they defend.
+    fn pawn_leaps(&self, rules: &Rules, pos: &Position, c: Color) -> Bitboard {
+        let t = &rules.tables;
+        let mut leaps = Bitboard::EMPTY;
+        for k in self.pawns {
+            for sq in pos.pieces(c, k) {
+                leaps |= t.leap_capture(c, k, sq);
+            }
+        }
+        leaps
     }
 
     /// For the pieces of kind `k` and colour `c`: whether there are two or more (1 or 0), how
@@ -1242,13 +1245,7 @@ impl Eval {
             }
         }
         if extras {
-            let t = &rules.tables;
-            let mut defended = Bitboard::EMPTY;
-            for k in self.pawns {
-                for sq in pos.pieces(c, k) {
-                    defended |= t.leap_capture(c, k, sq);
-                }
-            }
+            let defended = self.pawn_leaps(rules, pos, c);
             let beside = |sq: Square, df: i8| sq.offset(df, 0).is_some_and(|s| ours.contains(s));
             counts.extras[3] = ours
                 .into_iter()
@@ -1279,11 +1276,7 @@ impl Eval {
         }
         for (i, king) in kings.into_iter().enumerate() {
             if let Some(k) = king {
-                let steps = k
-                    .file()
-                    .abs_diff(ahead.file())
-                    .max(k.rank().abs_diff(ahead.rank()));
-                counts.extras[1 + i] += advanced * i32::from(steps);
+                counts.extras[1 + i] += advanced * i32::from(king_steps(k, ahead));
             }
         }
     }
@@ -1312,9 +1305,7 @@ impl Eval {
             let dr = (2 * sq.rank() as i32 - (g.ranks() as i32 - 1)).abs();
             df.max(dr) / 2
         };
-        let apart = (l.file() as i32 - w.file() as i32)
-            .abs()
-            .max((l.rank() as i32 - w.rank() as i32).abs());
+        let apart = i32::from(king_steps(l, w));
         let most_apart = g.files().max(g.ranks()) as i32;
         sign * (MOPUP_EDGE * from_centre(l) + MOPUP_CLOSE * (most_apart - apart))
     }
