@@ -2,11 +2,11 @@
 //! the rules (how many squares a piece reaches from each square of an empty board, and how far a
 //! pawn has come) and square tables the tuner fits (by rank, by file and by square, both wings
 //! shared), mobility, king safety (shield, tropism, the squares pieces reach next to the enemy
-//! king, and the danger of several attackers together), pawn structure (passed pawns by rank,
-//! with their path and the kings' distances; phalanxes and defended pawns), pairs of a kind,
-//! pieces riding along open files, outposts, threats, and the game's own terms
-//! (`SearchSwitches::eval_terms`). Values are in centipawns from the side to move's point of
-//! view.
+//! king, the danger of several attackers together, and the pawns that shelter a king or storm
+//! it), pawn structure (passed pawns by rank, with their path and the kings' distances;
+//! phalanxes and defended pawns), pairs of a kind, pieces riding along open files, outposts,
+//! threats, and the game's own terms (`SearchSwitches::eval_terms`). Values are in centipawns
+//! from the side to move's point of view.
 //!
 //! The evaluation is tapered: every weight has a middlegame and an endgame value, blended by the
 //! game's phase, which is the material of the pieces on the board (neither pawn-like nor royal,
@@ -84,6 +84,31 @@ const KING_DANGER_DIVISOR: i32 = 4;
 /// piece defends and no enemy pawn-like piece can come to attack (none stands on a
 /// neighbouring file ahead of it): none until a game's file sets it.
 const OUTPOST: i32 = 0;
+/// Default bonus per safe check of a kind: a square from which a piece of the kind would attack
+/// the enemy royal piece, which one reaches and the enemy does not attack: none until a game's
+/// file sets it.
+const SAFE_CHECK: i32 = 0;
+/// Default pawn shelter and storm in front of the royal piece, per file next to it and its own
+/// ([`Eval::shelter_counts`]): none until a game's file sets them.
+const SHELTER: i32 = 0;
+/// The shelter and storm terms: an own pawn-like piece 1, 2, or 3 or more ranks ahead of the
+/// royal piece (the nearest on the file), none on the file ahead of it; the nearest enemy
+/// pawn-like piece 1 to 4 ranks ahead, and that one standing right in front of the nearest own
+/// one (a blocked storm, which cannot come on).
+const SHELTER_NAMES: [&str; 9] = [
+    "shelter.1",
+    "shelter.2",
+    "shelter.3",
+    "shelter_open",
+    "storm.1",
+    "storm.2",
+    "storm.3",
+    "storm.4",
+    "storm_blocked",
+];
+/// Where the storm terms begin in [`SHELTER_NAMES`], and the farthest storm counted.
+const STORM: usize = 4;
+const STORM_REACH: u8 = 4;
 /// The names of the pawn terms after the passed-pawn table, in the order of
 /// [`PawnCounts::extras`].
 const PAWN_EXTRA_NAMES: [&str; 5] = [
@@ -128,6 +153,8 @@ pub struct Layout {
     /// Per kind counted for mobility: the weight per square of the enemy royal piece's
     /// neighbourhood reached (`king_attack.<kind>`).
     pub king_attack: [Option<usize>; MAX_KINDS],
+    /// Per kind counted for mobility: the bonus per safe check (`safe_check.<kind>`).
+    pub safe_check: [Option<usize>; MAX_KINDS],
     /// Per kind counted for mobility: the bonus for two or more (`pair.<kind>`).
     pub pair: [Option<usize>; MAX_KINDS],
     /// Per kind counted for mobility, in a game with pawn-like kinds: the bonus per piece on an
@@ -145,6 +172,9 @@ pub struct Layout {
     pub passed_rank: usize,
     pub pawn_extras: [usize; 5],
     pub king_danger: usize,
+    /// In a game with pawn-like kinds: the first of the shelter and storm terms
+    /// ([`SHELTER_NAMES`], in order).
+    pub shelter: Option<usize>,
     /// The first of the game's own terms, which follow in their order.
     pub game: usize,
     pub game_terms: &'static [GameTerm],
@@ -265,6 +295,7 @@ impl Layout {
         let passed_pawn_rank = params.push("passed_pawn_rank".into(), PASSED_PAWN_PER_RANK);
         let mut king_attack = [None; MAX_KINDS];
         let mut pair = [None; MAX_KINDS];
+        let mut safe_check = [None; MAX_KINDS];
         let mut outpost = [None; MAX_KINDS];
         let mut open_file = [None; MAX_KINDS];
         let mut half_open_file = [None; MAX_KINDS];
@@ -272,6 +303,7 @@ impl Layout {
             let name = &names[k.index()];
             pair[k.index()] = Some(params.push(format!("pair.{name}"), PAIR));
             king_attack[k.index()] = Some(params.push(format!("king_attack.{name}"), KING_ATTACK));
+            safe_check[k.index()] = Some(params.push(format!("safe_check.{name}"), SAFE_CHECK));
             if rules.pawns.nonempty() {
                 outpost[k.index()] = Some(params.push(format!("outpost.{name}"), OUTPOST));
             }
@@ -294,6 +326,13 @@ impl Layout {
         }
         let pawn_extras = PAWN_EXTRA_NAMES.map(|name| params.push(name.into(), PAWN_EXTRA));
         let king_danger = params.push("king_danger".into(), KING_DANGER);
+        let shelter = rules.pawns.nonempty().then(|| {
+            let first = params.len();
+            for name in SHELTER_NAMES {
+                params.push(name.into(), SHELTER);
+            }
+            first
+        });
         let game = params.len();
         let game_terms = variant.switches().eval_terms();
         for t in game_terms {
@@ -314,6 +353,7 @@ impl Layout {
             passed_pawn,
             passed_pawn_rank,
             king_attack,
+            safe_check,
             pair,
             outpost,
             open_file,
@@ -322,6 +362,7 @@ impl Layout {
             passed_rank,
             pawn_extras,
             king_danger,
+            shelter,
             game,
             game_terms,
             phase_value,
@@ -549,6 +590,10 @@ pub struct Eval {
     /// they need are not worked out).
     threats: [S; 3],
     threats_on: bool,
+    /// Per kind: the bonus per safe check (`Eval::safe_checks`), and whether any is not 0
+    /// (else they are not counted).
+    safe_check: [S; MAX_KINDS],
+    safe_checks_on: bool,
     /// Per kind: the mobile kinds of a lower middlegame value, whose attacks on it are threats.
     cheaper: [KindSet; MAX_KINDS],
     /// The passed-pawn table by rank counted from the pawn's side (from 0), the other pawn
@@ -560,6 +605,10 @@ pub struct Eval {
     /// Per (colour, square): the square a pawn there would advance to, if the board has it.
     ahead: Vec<Option<Square>>,
     king_danger: S,
+    /// The shelter and storm weights ([`SHELTER_NAMES`]; 0 in games without pawn-like kinds),
+    /// and whether any is not 0 (else they are not counted).
+    shelter: [S; SHELTER_NAMES.len()],
+    shelter_on: bool,
     /// The game's own terms: weight and divisor.
     game_terms: Vec<(S, i32)>,
 }
@@ -597,6 +646,13 @@ impl Reach {
 
 /// Per kind: the squares the pieces of one side capture on.
 type Attacks = [Bitboard; MAX_KINDS];
+
+/// The squares the pieces of one side capture on, of every kind.
+fn all_attacks(rules: &Rules, a: &Attacks) -> Bitboard {
+    a.iter()
+        .take(rules.num_kinds())
+        .fold(Bitboard::EMPTY, |x, &y| x | y)
+}
 
 fn index(c: Color, k: PieceKind, sq: Square) -> usize {
     (c.index() * MAX_KINDS + k.index()) * NUM_SQUARES + sq.index()
@@ -706,6 +762,9 @@ impl Eval {
                     .filter(|&a| board.contains(a) && geometry.same_board(sq, a));
             }
         }
+        let safe_check = layout.safe_check.map(|i| i.map_or(S::default(), p));
+        let shelter: [S; SHELTER_NAMES.len()] =
+            std::array::from_fn(|i| layout.shelter.map_or(S::default(), |first| p(first + i)));
         Eval {
             values,
             mobile: mobile_kinds(rules),
@@ -734,6 +793,8 @@ impl Eval {
             file_riders: file_riders(rules),
             threats,
             threats_on: threats.iter().any(|&t| t != S::default()),
+            safe_check,
+            safe_checks_on: safe_check.iter().any(|&t| t != S::default()),
             cheaper: std::array::from_fn(|e| {
                 mobile_kinds(rules)
                     .into_iter()
@@ -745,6 +806,8 @@ impl Eval {
             pawn_extras_on,
             ahead,
             king_danger: p(layout.king_danger),
+            shelter,
+            shelter_on: shelter.iter().any(|&t| t != S::default()),
             game_terms,
         }
     }
@@ -774,7 +837,7 @@ impl Eval {
         }
         let phase = phase.min(self.max_phase);
         let mop_up = self.mop_up(rules, pos, self.taper(score, phase));
-        let (mobility, danger) = if self.threats_on {
+        let (mobility, danger) = if self.threats_on || self.safe_checks_on {
             self.mobility_and_threats(rules, pos)
         } else {
             let ignore = |_: PieceKind, _: Bitboard| {};
@@ -792,6 +855,10 @@ impl Eval {
         if self.pawns.nonempty() {
             score += self.pawn_structure(rules, pos, Color::White)
                 - self.pawn_structure(rules, pos, Color::Black);
+            if self.shelter_on {
+                score +=
+                    self.shelter(rules, pos, Color::White) - self.shelter(rules, pos, Color::Black);
+            }
         }
         score +=
             self.kind_terms(rules, pos, Color::White) - self.kind_terms(rules, pos, Color::Black);
@@ -892,11 +959,24 @@ impl Eval {
                     coef[i] += f64::from(sign * n);
                 }
             }
+            if let Some(first) = layout.shelter {
+                for (i, n) in self.shelter_counts(rules, pos, c).into_iter().enumerate() {
+                    coef[first + i] += f64::from(sign * n);
+                }
+            }
         }
         coef[layout.king_danger] = f64::from(danger) / f64::from(KING_DANGER_DIVISOR);
         let [w, b] = self.threat_counts(rules, pos, &mut attacks);
         for ((i, w), b) in layout.threats.into_iter().zip(w).zip(b) {
             coef[i] += f64::from(w - b);
+        }
+        let [wa, ba] = &attacks;
+        let white = self.safe_checks(rules, pos, Color::White, wa, ba);
+        let black = self.safe_checks(rules, pos, Color::Black, ba, wa);
+        for (ki, i) in layout.safe_check.iter().enumerate() {
+            if let Some(i) = i {
+                coef[*i] += f64::from(white[ki] - black[ki]);
+            }
         }
         coef[layout.tempo] = if pov == Color::Black { -1.0 } else { 1.0 };
         let phase = phase.min(self.max_phase);
@@ -1060,8 +1140,8 @@ impl Eval {
         [pair, open, half_open, outpost]
     }
 
-    /// The mobility and threat terms, for White, and White's king-danger feature less
-    /// Black's: the threats need the attacks mobility works out.
+    /// The mobility, threat and safe-check terms, for White, and White's king-danger feature
+    /// less Black's: the threats and safe checks need the attacks mobility works out.
     fn mobility_and_threats(&self, rules: &Rules, pos: &Position) -> (S, i32) {
         let mut attacks = [[Bitboard::EMPTY; MAX_KINDS]; 2];
         let [w, b] = &mut attacks;
@@ -1077,6 +1157,14 @@ impl Eval {
         let [w, b] = self.threat_counts(rules, pos, &mut attacks);
         for ((weight, w), b) in self.threats.into_iter().zip(w).zip(b) {
             score += weight * (w - b);
+        }
+        if self.safe_checks_on {
+            let [w, b] = &attacks;
+            let white = self.safe_checks(rules, pos, Color::White, w, b);
+            let black = self.safe_checks(rules, pos, Color::Black, b, w);
+            for k in self.mobile {
+                score += self.safe_check[k.index()] * (white[k.index()] - black[k.index()]);
+            }
         }
         (score, w_danger - b_danger)
     }
@@ -1127,12 +1215,7 @@ impl Eval {
         ours: &Attacks,
         theirs: &Attacks,
     ) -> [i32; 3] {
-        let any = |a: &Attacks| {
-            a.iter()
-                .take(rules.num_kinds())
-                .fold(Bitboard::EMPTY, |x, &y| x | y)
-        };
-        let (attacked, defended) = (any(ours), any(theirs));
+        let (attacked, defended) = (all_attacks(rules, ours), all_attacks(rules, theirs));
         let by_kinds = |kinds: KindSet| {
             kinds
                 .into_iter()
@@ -1152,6 +1235,38 @@ impl Eval {
             by_lesser,
             (theirs_not_royal & attacked & !defended).count() as i32,
         ]
+    }
+
+    /// Per kind counted for mobility, the safe checks of `c`, whose attacks are `ours` and its
+    /// opponent's `theirs`: the squares from which a piece of the kind would attack the enemy
+    /// royal piece, that a piece of `c` of the kind captures on (so reaches, for a kind that
+    /// moves as it captures), holding no piece of `c`, and that the enemy does not attack. The
+    /// squares a kind attacks the royal piece from are those it attacks from the royal piece's
+    /// square as the enemy's piece: exact for kinds whose moves are the same on both wings.
+    fn safe_checks(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        c: Color,
+        ours: &Attacks,
+        theirs: &Attacks,
+    ) -> [i32; MAX_KINDS] {
+        let mut counts = [0; MAX_KINDS];
+        let e = c.opponent();
+        let Some(king) = pos.royals(rules, e).first() else {
+            return counts;
+        };
+        let t = &rules.tables;
+        let free = !pos.color_bb(c) & !all_attacks(rules, theirs);
+        for k in self.mobile {
+            let reached = ours[k.index()] & free;
+            if reached.nonempty() {
+                let from = t.leap_capture(e, k, king)
+                    | t.ride_targets(t.capture_rides(e, k), king, pos.occupied());
+                counts[k.index()] = (reached & from).count() as i32;
+            }
+        }
+        counts
     }
 
     /// Own pieces around the royal piece, and enemy pieces close to it.
@@ -1279,6 +1394,60 @@ impl Eval {
                 counts.extras[1 + i] += advanced * i32::from(king_steps(k, ahead));
             }
         }
+    }
+
+    /// The shelter and storm terms of `c`.
+    fn shelter(&self, rules: &Rules, pos: &Position, c: Color) -> S {
+        let counts = self.shelter_counts(rules, pos, c);
+        let mut score = S::default();
+        for (w, n) in self.shelter.into_iter().zip(counts) {
+            score += w * n;
+        }
+        score
+    }
+
+    /// What the shelter and storm terms count for the royal piece of `c` ([`SHELTER_NAMES`]):
+    /// on its file and each neighbouring one, the nearest own and the nearest enemy pawn-like
+    /// piece ahead of it, by the ranks between them and it. Pawns level with the royal piece or
+    /// behind it shelter nothing.
+    fn shelter_counts(&self, rules: &Rules, pos: &Position, c: Color) -> [i32; 9] {
+        let mut counts = [0; SHELTER_NAMES.len()];
+        let Some(k) = pos.royals(rules, c).first() else {
+            return counts;
+        };
+        let g = rules.geometry();
+        let king_rank = g.relative_rank(c, k);
+        let span = self.front_span[c.index() * NUM_SQUARES + k.index()];
+        // Per file, from the one left of the royal piece: the nearest own and enemy pawns.
+        let (mut own, mut enemy) = ([u8::MAX; 3], [u8::MAX; 3]);
+        for sq in pos.kinds_bb(self.pawns) & span {
+            let slot = usize::from(sq.file() + 1 - k.file());
+            let d = g.relative_rank(c, sq) - king_rank;
+            if pos.color_bb(c).contains(sq) {
+                own[slot] = own[slot].min(d);
+            } else if pos.color_bb(c.opponent()).contains(sq) {
+                enemy[slot] = enemy[slot].min(d);
+            }
+        }
+        for slot in 0..3 {
+            let file = usize::from(k.file()) + slot;
+            if file == 0 || file > self.files.len() {
+                continue;
+            }
+            let shelter = if own[slot] == u8::MAX {
+                3
+            } else {
+                usize::from(own[slot].min(3)) - 1
+            };
+            counts[shelter] += 1;
+            if enemy[slot] <= STORM_REACH {
+                counts[STORM + usize::from(enemy[slot]) - 1] += 1;
+                if own[slot] != u8::MAX && enemy[slot] == own[slot] + 1 {
+                    counts[SHELTER_NAMES.len() - 1] += 1;
+                }
+            }
+        }
+        counts
     }
 
     /// When one side has only royal pieces left and is well behind, the winner is paid for

@@ -432,3 +432,51 @@ fn outposts_count_by_hand() {
     assert_eq!(coef("4k3/8/8/8/4N3/3P4/8/4K3 w - - 0 1"), 0.0);
     assert_eq!(coef("4k3/8/8/3p4/4n3/2P5/8/4K3 w - - 0 1"), -1.0);
 }
+
+/// Shelter and storm counted by hand. White's king g1 has f2 and g2 one rank ahead and h3 two;
+/// Black's g4 stands three ranks ahead of it on the g-file (a storm), not in front of g2. Black's
+/// king g8 has no pawn ahead on f and h (open) and its own g4 four ranks ahead (3 or more);
+/// White's pawns stand five and six ranks ahead of it, beyond the storm's reach.
+#[test]
+fn shelter_and_storm_count_by_hand() {
+    let fen = "6k1/8/8/8/6p1/7P/5PP1/6K1 w - - 0 1";
+    let coef = |name: &str| chess_feature(fen, name);
+    assert_eq!(coef("shelter.1"), 2.0);
+    assert_eq!(coef("shelter.2"), 1.0);
+    assert_eq!(coef("shelter.3"), -1.0);
+    assert_eq!(coef("shelter_open"), -2.0);
+    assert_eq!(coef("storm.3"), 1.0);
+    assert_eq!(coef("storm.4"), 0.0);
+    assert_eq!(coef("storm_blocked"), 0.0);
+    // Black's g3 stands right in front of White's g2: a blocked storm two ranks ahead.
+    let blocked = |name: &str| chess_feature("6k1/8/8/8/8/6p1/6P1/6K1 w - - 0 1", name);
+    assert_eq!(blocked("storm.2"), 1.0);
+    assert_eq!(blocked("storm_blocked"), 1.0);
+    assert_eq!(blocked("shelter.1"), 1.0);
+    assert_eq!(blocked("shelter_open"), 0.0);
+    // A king on the edge has two files: White's g-file is open, Black's g and h are. A pawn
+    // level with the king (h2 beside the king g2) shelters nothing.
+    let edge = |name: &str| chess_feature("7k/8/8/8/8/8/7P/7K w - - 0 1", name);
+    assert_eq!(edge("shelter_open"), -1.0);
+    assert_eq!(edge("shelter.1"), 1.0);
+    let level = |name: &str| chess_feature("7k/8/8/8/8/8/6KP/8 w - - 0 1", name);
+    assert_eq!(level("shelter_open"), 1.0);
+}
+
+/// Safe checks counted by hand. Around Black's king g8, White's knight e4 reaches f6, one of the
+/// knight's checking squares (e7, f6, h6), which Black does not attack; White's rook a1 reaches
+/// a8, from which it would check along the empty eighth rank (its way along the first rank
+/// stops at its own king). With a Black pawn on g7, f6 is attacked and no longer safe. Colours
+/// swapped, the checks count against White.
+#[test]
+fn safe_checks_count_by_hand() {
+    let fen = "6k1/8/8/8/4N3/8/8/R3K3 w - - 0 1";
+    assert_eq!(chess_feature(fen, "safe_check.knight"), 1.0);
+    assert_eq!(chess_feature(fen, "safe_check.rook"), 1.0);
+    let pawn = "6k1/6p1/8/8/4N3/8/8/R3K3 w - - 0 1";
+    assert_eq!(chess_feature(pawn, "safe_check.knight"), 0.0);
+    assert_eq!(chess_feature(pawn, "safe_check.rook"), 1.0);
+    let mirrored = "r3k3/8/8/4n3/8/8/8/6K1 b - - 0 1";
+    assert_eq!(chess_feature(mirrored, "safe_check.knight"), -1.0);
+    assert_eq!(chess_feature(mirrored, "safe_check.rook"), -1.0);
+}
