@@ -1,12 +1,13 @@
 //! Static evaluation for any registered variant: material, and piece-square terms derived from
 //! the rules (how many squares a piece reaches from each square of an empty board, and how far a
 //! pawn has come) and square tables the tuner fits (by rank, by file and by square, both wings
-//! shared), mobility, king safety (shield, tropism, the squares pieces reach next to the enemy
-//! king, the danger of several attackers together, and the pawns that shelter a king or storm
-//! it), pawn structure (passed pawns by rank, with their path and the kings' distances;
-//! phalanxes and defended pawns), pairs of a kind, pieces riding along open files, outposts,
-//! threats, and the game's own terms (`SearchSwitches::eval_terms`). Values are in centipawns
-//! from the side to move's point of view.
+//! shared), mobility (and the part of it enemy pawns do not attack), king safety (shield,
+//! tropism, the squares pieces reach next to the enemy king, the danger of several attackers
+//! together, safe checks, and the pawns that shelter a king or storm it), pawn structure
+//! (passed pawns by rank, with their path and the kings' distances; phalanxes and defended
+//! pawns), pairs of a kind, pieces riding along open files, outposts, threats, and the game's
+//! own terms (`SearchSwitches::eval_terms`). Values are in centipawns from the side to move's
+//! point of view.
 //!
 //! The evaluation is tapered: every weight has a middlegame and an endgame value, blended by the
 //! game's phase, which is the material of the pieces on the board (neither pawn-like nor royal,
@@ -42,6 +43,9 @@ const PAWN_ADVANCE: i32 = 6;
 const TEMPO: i32 = 10;
 /// Default bonus per square a piece can move to or capture on, with the real board.
 const MOBILITY_WEIGHT: i32 = 2;
+/// Default bonus per square a piece reaches that no enemy pawn-like piece attacks, beside the
+/// plain mobility: none until a game's file sets it.
+const MOBILITY_SAFE: i32 = 0;
 /// Default bonus per own piece next to one's royal piece (a shield).
 const KING_SHIELD: i32 = 6;
 /// Default penalty per enemy piece (not pawn-like) within two squares of one's royal piece.
@@ -153,6 +157,9 @@ pub struct Layout {
     /// Per kind counted for mobility: the weight per square of the enemy royal piece's
     /// neighbourhood reached (`king_attack.<kind>`).
     pub king_attack: [Option<usize>; MAX_KINDS],
+    /// Per kind counted for mobility, in a game with pawn-like kinds: the weight per square
+    /// reached that no enemy pawn-like piece attacks (`mobility_safe.<kind>`).
+    pub mobility_safe: [Option<usize>; MAX_KINDS],
     /// Per kind counted for mobility: the bonus per safe check (`safe_check.<kind>`).
     pub safe_check: [Option<usize>; MAX_KINDS],
     /// Per kind counted for mobility: the bonus for two or more (`pair.<kind>`).
@@ -296,6 +303,7 @@ impl Layout {
         let mut king_attack = [None; MAX_KINDS];
         let mut pair = [None; MAX_KINDS];
         let mut safe_check = [None; MAX_KINDS];
+        let mut mobility_safe = [None; MAX_KINDS];
         let mut outpost = [None; MAX_KINDS];
         let mut open_file = [None; MAX_KINDS];
         let mut half_open_file = [None; MAX_KINDS];
@@ -306,6 +314,8 @@ impl Layout {
             safe_check[k.index()] = Some(params.push(format!("safe_check.{name}"), SAFE_CHECK));
             if rules.pawns.nonempty() {
                 outpost[k.index()] = Some(params.push(format!("outpost.{name}"), OUTPOST));
+                mobility_safe[k.index()] =
+                    Some(params.push(format!("mobility_safe.{name}"), MOBILITY_SAFE));
             }
         }
         for k in file_riders(rules) {
@@ -353,6 +363,7 @@ impl Layout {
             passed_pawn,
             passed_pawn_rank,
             king_attack,
+            mobility_safe,
             safe_check,
             pair,
             outpost,
@@ -550,6 +561,10 @@ pub struct Eval {
     /// Kinds counted for mobility (neither royal nor pawn-like), with their weights.
     mobile: KindSet,
     mobility_weight: [S; MAX_KINDS],
+    /// Per kind: the weight per square reached that no enemy pawn-like piece attacks, and
+    /// whether any is not 0 (else those squares are not counted).
+    mobility_safe: [S; MAX_KINDS],
+    mobility_safe_on: bool,
     king_attack: [S; MAX_KINDS],
     /// Pawn-like kinds.
     pawns: KindSet,
@@ -628,11 +643,13 @@ struct PawnCounts {
     extras: [i32; 5],
 }
 
-/// What the pieces of one side reach: squares, squares next to the enemy royal piece, and the
-/// pieces that reach at least one of those.
+/// What the pieces of one side reach: squares, those of them no enemy pawn attacks, squares
+/// next to the enemy royal piece, and the pieces that reach at least one of those.
 #[derive(Clone, Copy, Debug, Default)]
 struct Reach {
     squares: i32,
+    /// Of `squares`, those no enemy pawn-like piece attacks (0 unless asked for).
+    safe: i32,
     near_king: i32,
     attackers: i32,
 }
@@ -642,6 +659,14 @@ impl Reach {
     fn danger(self) -> i32 {
         self.attackers * self.near_king
     }
+}
+
+/// What a side's mobility is counted against: the enemy royal piece's neighbourhood, and the
+/// squares enemy pawn-like pieces attack (where safe squares are counted).
+#[derive(Clone, Copy)]
+struct Around {
+    king_zone: Bitboard,
+    pawn_attacks: Option<Bitboard>,
 }
 
 /// Per kind: the squares the pieces of one side capture on.
@@ -763,12 +788,15 @@ impl Eval {
             }
         }
         let safe_check = layout.safe_check.map(|i| i.map_or(S::default(), p));
+        let mobility_safe = layout.mobility_safe.map(|i| i.map_or(S::default(), p));
         let shelter: [S; SHELTER_NAMES.len()] =
             std::array::from_fn(|i| layout.shelter.map_or(S::default(), |first| p(first + i)));
         Eval {
             values,
             mobile: mobile_kinds(rules),
             mobility_weight,
+            mobility_safe,
+            mobility_safe_on: mobility_safe.iter().any(|&t| t != S::default()),
             king_attack: layout.king_attack.map(|i| i.map_or(S::default(), p)),
             pawns,
             files,
@@ -896,7 +924,10 @@ impl Eval {
         let mut danger = 0;
         for c in Color::PLAYERS {
             let sign = if c == Color::White { 1 } else { -1 };
-            let zone = enemy_king_zone(rules, pos, c);
+            let around = Around {
+                king_zone: enemy_king_zone(rules, pos, c),
+                pawn_attacks: Some(self.pawn_leaps(rules, pos, c.opponent())),
+            };
             let mut reach = Reach::default();
             let outposts = self.outposts(rules, pos, c);
             for ki in 0..rules.num_kinds() {
@@ -918,8 +949,11 @@ impl Eval {
                 if let Some(i) = layout.mobility[ki] {
                     let attacks = &mut attacks[c.index()][ki];
                     let record = |a: Bitboard| *attacks |= a;
-                    let r = self.reach_counts(rules, pos, c, k, zone, record);
+                    let r = self.reach_counts(rules, pos, c, k, around, record);
                     coef[i] += f64::from(sign * r.squares);
+                    if let Some(j) = layout.mobility_safe[ki] {
+                        coef[j] += f64::from(sign * r.safe);
+                    }
                     if let Some(j) = layout.king_attack[ki] {
                         coef[j] += f64::from(sign * r.near_king);
                     }
@@ -1023,10 +1057,16 @@ impl Eval {
     ) -> (S, i32) {
         let mut score = S::default();
         let mut all = Reach::default();
-        let zone = enemy_king_zone(rules, pos, c);
+        let around = Around {
+            king_zone: enemy_king_zone(rules, pos, c),
+            pawn_attacks: self
+                .mobility_safe_on
+                .then(|| self.pawn_leaps(rules, pos, c.opponent())),
+        };
         for k in self.mobile {
-            let r = self.reach_counts(rules, pos, c, k, zone, |a| record(k, a));
+            let r = self.reach_counts(rules, pos, c, k, around, |a| record(k, a));
             score += self.mobility_weight[k.index()] * r.squares
+                + self.mobility_safe[k.index()] * r.safe
                 + self.king_attack[k.index()] * r.near_king;
             all.near_king += r.near_king;
             all.attackers += r.attackers;
@@ -1035,16 +1075,16 @@ impl Eval {
     }
 
     /// Squares the pieces of kind `k` and colour `c` reach, not counting their own pieces'
-    /// squares; of those, the ones in `zone` (`enemy_king_zone`); and how many of them reach
-    /// one there. The squares they capture on by leaps and rides go to `record`, piece by
-    /// piece.
+    /// squares; of those, the ones outside `around.pawn_attacks` (if given) and the ones in
+    /// `around.king_zone`; and how many pieces reach one there. The squares they capture on
+    /// by leaps and rides go to `record`, piece by piece.
     fn reach_counts(
         &self,
         rules: &Rules,
         pos: &Position,
         c: Color,
         k: PieceKind,
-        zone: Bitboard,
+        around: Around,
         mut record: impl FnMut(Bitboard),
     ) -> Reach {
         let t = &rules.tables;
@@ -1061,8 +1101,11 @@ impl Eval {
             } else {
                 captures | t.leap_quiet(c, k, sq) | t.ride_targets(t.quiet_rides(c, k), sq, occ)
             };
-            let near = (reach & !own & zone).count() as i32;
+            let near = (reach & !own & around.king_zone).count() as i32;
             out.squares += (reach & !own).count() as i32;
+            if let Some(pawn_attacks) = around.pawn_attacks {
+                out.safe += (reach & !own & !pawn_attacks).count() as i32;
+            }
             out.near_king += near;
             out.attackers += i32::from(near > 0);
         }

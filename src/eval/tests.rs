@@ -480,3 +480,16 @@ fn safe_checks_count_by_hand() {
     assert_eq!(chess_feature(mirrored, "safe_check.knight"), -1.0);
     assert_eq!(chess_feature(mirrored, "safe_check.rook"), -1.0);
 }
+
+/// Safe mobility counted by hand: White's knight d4 reaches eight squares; Black's pawns c7 and
+/// g7 attack b6 and d6, and f6 and h6: of the knight's squares, b5, c6, e6, f5, f3, e2, c2 and
+/// b3, none is attacked, so all eight are safe. With Black's pawn on d7 (attacking c6 and e6),
+/// six are.
+#[test]
+fn safe_mobility_counts_by_hand() {
+    let coef = |fen: &str| chess_feature(fen, "mobility_safe.knight");
+    assert_eq!(coef("4k3/2p3p1/8/8/3N4/8/8/4K3 w - - 0 1"), 8.0);
+    assert_eq!(coef("4k3/3p4/8/8/3N4/8/8/4K3 w - - 0 1"), 6.0);
+    // Colours swapped, against White.
+    assert_eq!(coef("4k3/8/8/3n4/8/8/3P4/4K3 b - - 0 1"), -6.0);
+}
