@@ -110,8 +110,10 @@ const SHELTER_NAMES: [&str; 9] = [
     "storm.4",
     "storm_blocked",
 ];
-/// Where the storm terms begin in [`SHELTER_NAMES`], and the farthest storm counted.
+/// Where the storm terms begin in [`SHELTER_NAMES`].
 const STORM: usize = 4;
+/// The farthest an enemy pawn-like piece stands ahead of the royal piece, in ranks, to count as
+/// a storm.
 const STORM_REACH: u8 = 4;
 /// The names of the pawn terms after the passed-pawn table, in the order of
 /// [`PawnCounts::extras`].
@@ -1453,7 +1455,12 @@ impl Eval {
     /// on its file and each neighbouring one, the nearest own and the nearest enemy pawn-like
     /// piece ahead of it, by the ranks between them and it. Pawns level with the royal piece or
     /// behind it shelter nothing.
-    fn shelter_counts(&self, rules: &Rules, pos: &Position, c: Color) -> [i32; 9] {
+    fn shelter_counts(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        c: Color,
+    ) -> [i32; SHELTER_NAMES.len()] {
         let mut counts = [0; SHELTER_NAMES.len()];
         let Some(k) = pos.royals(rules, c).first() else {
             return counts;
