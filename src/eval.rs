@@ -110,8 +110,10 @@ const SHELTER_NAMES: [&str; 9] = [
     "storm.4",
     "storm_blocked",
 ];
-/// Where the storm terms begin in [`SHELTER_NAMES`].
+/// Where `shelter_open`, the storm terms and `storm_blocked` stand in [`SHELTER_NAMES`].
+const SHELTER_OPEN: usize = 3;
 const STORM: usize = 4;
+const STORM_BLOCKED: usize = 8;
 /// The farthest an enemy pawn-like piece stands ahead of the royal piece, in ranks, to count as
 /// a storm.
 const STORM_REACH: u8 = 4;
@@ -1285,9 +1287,7 @@ impl Eval {
     /// Per kind counted for mobility, the safe checks of `c`, whose attacks are `ours` and its
     /// opponent's `theirs`: the squares from which a piece of the kind would attack the enemy
     /// royal piece, that a piece of `c` of the kind captures on (so reaches, for a kind that
-    /// moves as it captures), holding no piece of `c`, and that the enemy does not attack. The
-    /// squares a kind attacks the royal piece from are those it attacks from the royal piece's
-    /// square as the enemy's piece: exact for kinds whose moves are the same on both wings.
+    /// moves as it captures), holding no piece of `c`, and that the enemy does not attack.
     fn safe_checks(
         &self,
         rules: &Rules,
@@ -1306,8 +1306,7 @@ impl Eval {
         for k in self.mobile {
             let reached = ours[k.index()] & free;
             if reached.nonempty() {
-                let from = t.leap_capture(e, k, king)
-                    | t.ride_targets(t.capture_rides(e, k), king, pos.occupied());
+                let from = t.capture_origins(c, k, king, pos.occupied());
                 counts[k.index()] = (reached & from).count() as i32;
             }
         }
@@ -1485,7 +1484,7 @@ impl Eval {
                 continue;
             }
             let shelter = if own[slot] == u8::MAX {
-                3
+                SHELTER_OPEN
             } else {
                 usize::from(own[slot].min(3)) - 1
             };
@@ -1493,7 +1492,7 @@ impl Eval {
             if enemy[slot] <= STORM_REACH {
                 counts[STORM + usize::from(enemy[slot]) - 1] += 1;
                 if own[slot] != u8::MAX && enemy[slot] == own[slot] + 1 {
-                    counts[SHELTER_NAMES.len() - 1] += 1;
+                    counts[STORM_BLOCKED] += 1;
                 }
             }
         }

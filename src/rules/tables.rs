@@ -377,6 +377,38 @@ impl Tables {
         self.rev_leap_capture[cks(c, k, target)]
     }
 
+    /// Squares from which a piece of (colour, kind) would capture on `target` by a leap or a
+    /// ride, with `occupied` as blockers: the leaps' reverse table, and each ride walked back
+    /// from `target` (a whole line by one lookup; the squares up to the first blocker, within
+    /// the ride's range and on its start squares).
+    pub fn capture_origins(
+        &self,
+        c: Color,
+        k: PieceKind,
+        target: Square,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        let rides = self.capture_rides(c, k);
+        let mut from = self.leap_capturers(c, k, target);
+        let mut lines = rides.lines;
+        while lines != 0 {
+            from |= self.line(lines.trailing_zeros(), target, occupied);
+            lines &= lines - 1;
+        }
+        let mut dirs = rides.walked;
+        while dirs != 0 {
+            let d = Direction(dirs.trailing_zeros() as u8);
+            dirs &= dirs - 1;
+            let mut back = self.slide(d.opposite(), target, occupied) & rides.from;
+            let r = rides.range[d.0 as usize];
+            if r != 0 {
+                back &= self.within(target, r);
+            }
+            from |= back;
+        }
+        from
+    }
+
     /// Lame leaps from `sq`.
     #[inline]
     pub fn lame(&self, c: Color, k: PieceKind, sq: Square) -> &[LameLeap] {

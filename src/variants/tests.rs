@@ -144,6 +144,41 @@ fn no_capture_ends_where_it_starts() {
     }
 }
 
+/// The squares a kind captures on `target` from (`Tables::capture_origins`) are those from
+/// which its forward leaps and rides reach `target`, for every game, kind, colour and square,
+/// on an empty and a crowded board.
+#[test]
+fn capture_origins_are_the_forward_captures_reversed() {
+    for v in all() {
+        let rules = v.rules();
+        let t = &rules.tables;
+        let board = rules.geometry().board();
+        let crowded = Bitboard(0x5a5a_a5a5_3c3c_c3c3_u128 << 64 | 0x0ff0_f00f_6996_9669) & board;
+        for color in Color::PLAYERS {
+            for kind in PieceKind::all(rules.num_kinds()) {
+                let rides = t.capture_rides(color, kind);
+                for occ in [Bitboard::EMPTY, crowded] {
+                    for target in board {
+                        let slow: Bitboard = board
+                            .into_iter()
+                            .filter(|&s| {
+                                (t.leap_capture(color, kind, s) | t.ride_targets(rides, s, occ))
+                                    .contains(target)
+                            })
+                            .collect();
+                        assert_eq!(
+                            t.capture_origins(color, kind, target, occ),
+                            slow,
+                            "{}: {color:?} {kind:?} onto {target}",
+                            v.name()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn line_lookups_equal_the_ray_walk() {
     use crate::rules::Direction;
