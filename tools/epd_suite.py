@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Runs UCI engines over a test suite of FIDE chess positions (EPD with `bm` or `am`) and
 counts the positions each solves: the best move (`bm`, any of them) played, or the avoided move
-(`am`) not played, after a fixed time per position.
+(`am`) not played, after a fixed time per position, or a fixed node count (`nodes=N`, which
+the machine's load does not change: use it to compare two builds of one engine on a busy
+machine).
 
-    python3 tools/epd_suite.py SUITE.epd SECONDS ENGINE [ENGINE ...]
+    python3 tools/epd_suite.py SUITE.epd SECONDS|nodes=N ENGINE [ENGINE ...]
 
 Each ENGINE is a command (`target/release/menagerie`, `/usr/games/glaurung`); every engine
 gets one thread and Hash 16 where it has those options. The engines take the positions in turns
@@ -41,6 +43,16 @@ def solved(ops, move):
     return not ("am" in ops and move in ops["am"])
 
 
+def read_limit(text):
+    """The search limit of the command line: seconds, or `nodes=N`."""
+    try:
+        if text.startswith("nodes="):
+            return chess.engine.Limit(nodes=int(text[len("nodes="):]))
+        return chess.engine.Limit(time=float(text))
+    except ValueError:
+        sys.exit(f"not a time in seconds or nodes=N: {text}")
+
+
 def start(cmd):
     engine = chess.engine.SimpleEngine.popen_uci(cmd.split())
     options = {k: v for k, v in (("Threads", 1), ("Hash", 16)) if k in engine.options}
@@ -50,17 +62,20 @@ def start(cmd):
 
 def main():
     if len(sys.argv) < 4:
-        sys.exit("usage: python3 tools/epd_suite.py SUITE.epd SECONDS ENGINE [ENGINE ...]")
-    path, seconds, cmds = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+        sys.exit("usage: python3 tools/epd_suite.py SUITE.epd SECONDS|nodes=N ENGINE [ENGINE ...]")
+    path, budget, cmds = sys.argv[1], sys.argv[2], sys.argv[3:]
+    limit = read_limit(budget)
     suite = read_suite(path)
     engines = [start(c) for c in cmds]
     names = [e.id.get("name", c) for e, c in zip(engines, cmds)]
+    # Two builds of one engine share a name: they are told apart by their commands.
+    names = [c if names.count(n) > 1 else n for n, c in zip(names, cmds)]
     found = [set() for _ in engines]
     try:
         for i, (pid, board, ops) in enumerate(suite, 1):
             marks = []
             for k, engine in enumerate(engines):
-                result = engine.play(board, chess.engine.Limit(time=seconds), game=object())
+                result = engine.play(board, limit, game=object())
                 ok = result.move is not None and solved(ops, result.move)
                 if ok:
                     found[k].add(pid)

@@ -127,6 +127,14 @@ impl Worker<'_> {
                 break;
             }
         }
+        // The first ply below the horizon also tries the quiet checks, unless a noisy move cut.
+        if self.quiet_checks_on && !in_check && best < beta && self.quiesce_plies == 0 {
+            (best, best_move) =
+                self.quiesce_quiet_checks(pos, &mut moves, ply, alpha, beta, (best, best_move));
+            if self.aborted {
+                return 0;
+            }
+        }
         // Not in check, the node's result depends on the position alone (up to the line's
         // limits): it is stored at depth 0, below every full-width entry.
         if !in_check {
@@ -171,6 +179,61 @@ impl Worker<'_> {
         let check = variant.in_check(&child);
         // Forced, so it costs none of the line's quiet moves.
         self.quiesce_child(pos, &child, ply, alpha, beta, check, false)
+    }
+
+    /// Searches the quiet moves of `pos` that give check, after its noisy moves left `best` (a
+    /// score and its move) below `beta`: the moves that land where their piece attacks an enemy
+    /// royal piece (direct checks; a discovered check is left out), do not lose material by
+    /// static exchange, and put the enemy in check once played. Returns the best score and move
+    /// found, `best` when none beats it, within `alpha`..`beta`; `moves` is reused as the list
+    /// of legal moves.
+    fn quiesce_quiet_checks(
+        &mut self,
+        pos: &Position,
+        moves: &mut MoveList,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        best: (i32, Move),
+    ) -> (i32, Move) {
+        let variant = self.shared.variant;
+        let rules = variant.rules();
+        let us = pos.turn();
+        let Some(king) = pos.royals(rules, us.opponent()).first() else {
+            return best;
+        };
+        let (mut best, mut best_move) = best;
+        moves.clear();
+        variant.legal_moves(pos, moves);
+        let mut child_slot = None;
+        for i in 0..moves.len() {
+            let m = moves.as_slice()[i];
+            if m.kind() != MoveKind::Normal || variant.rulings().is_noisy(pos, m) {
+                continue;
+            }
+            let kind = pos.piece_at(m.from()).kind();
+            let occupied = pos.occupied() ^ Bitboard::from_square(m.from());
+            let origins = rules.tables.capture_origins(us, kind, king, occupied);
+            if !origins.contains(m.to()) || (self.see_on && self.see_below(pos, m, 0)) {
+                continue;
+            }
+            let child = variant.play_in(pos, m, &mut child_slot);
+            if !variant.in_check(child) {
+                continue;
+            }
+            let score = self.quiesce_child(pos, child, ply, alpha, beta, true, true);
+            if self.aborted {
+                return (0, Move::NULL);
+            }
+            if score > best {
+                (best, best_move) = (score, m);
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        (best, best_move)
     }
 
     /// Stores a quiescence node's result at depth 0.

@@ -437,6 +437,38 @@ fn quiescence_keeps_mate_distances_and_the_static_evaluation_in_the_table() {
     });
 }
 
+/// The first ply of quiescence searches quiet checks where the game's switch turns them on
+/// (forced on here, in chess): a rook's quiet Ra8 mates on the back rank, and a knight's quiet
+/// Nf7 smothers the king in the corner, each at the ply after the node. A quiet check that the king answers is no mate: Rd8+ is met by
+/// ...Rxd8 in the second position, where the rook on c8 guards d8, so quiescence stands pat
+/// (the check loses the rook by static exchange and is not even tried).
+#[test]
+fn quiescence_finds_mates_by_quiet_checks_at_its_first_ply() {
+    let v = variants::by_name("chess").unwrap();
+    let tt = TranspositionTable::new(1);
+    tt.new_search();
+    with_worker(v, &tt, |w| {
+        w.quiet_checks_on = true;
+        for fen in [
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+            "6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1",
+        ] {
+            let pos = v.parse_fen(fen).unwrap();
+            assert_eq!(
+                w.quiesce(&pos, 0, -INFINITY, INFINITY, false),
+                MATE - 1,
+                "{fen}"
+            );
+        }
+        let guarded = v
+            .parse_fen("2r3k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+            .unwrap();
+        let (eval, before) = (w.static_eval(&guarded), w.nodes);
+        assert_eq!(w.quiesce(&guarded, 0, -INFINITY, INFINITY, false), eval);
+        assert_eq!(w.nodes - before, 1, "Rd8+ was searched");
+    });
+}
+
 /// Runs `f` with a worker of one thread for `v`, searching into `tt` with the default limits and
 /// empty move-ordering tables.
 fn with_worker(

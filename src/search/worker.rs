@@ -71,6 +71,8 @@ pub(super) struct Worker<'a> {
     pub(super) see_kinds: Vec<PieceKind>,
     /// Whether captures are ordered and rewarded by their history in this game.
     pub(super) capture_history_on: bool,
+    /// Whether the first ply of quiescence searches the quiet checks too.
+    pub(super) quiet_checks_on: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -111,6 +113,7 @@ impl<'a> Worker<'a> {
             see_on: shared.variant.switches().see_sound(),
             see_kinds,
             capture_history_on: shared.variant.switches().capture_history(),
+            quiet_checks_on: shared.variant.switches().quiet_checks_in_quiescence(),
         }
     }
 

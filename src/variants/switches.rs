@@ -81,4 +81,12 @@ pub trait SearchSwitches: Send + Sync {
     fn capture_history(&self) -> bool {
         true
     }
+
+    /// Whether the first ply of quiescence also searches the quiet moves that check (that land
+    /// where their piece attacks an enemy royal piece, confirmed by `in_check` after the move),
+    /// so that mates and forks by check just past the horizon are seen. Read once per search.
+    /// Default: off; a game turns it on once self-play shows that it gains there.
+    fn quiet_checks_in_quiescence(&self) -> bool {
+        false
+    }
 }
