@@ -5,7 +5,7 @@ use super::tt::{Bound, TtEntry, NO_EVAL};
 use super::worker::Worker;
 use super::{from_tt, to_tt, INFINITY, MAX_PLY};
 use crate::board::Position;
-use crate::core::{Bitboard, Color, Move, MoveKind, MoveList};
+use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, MAX_KINDS};
 use crate::third_party::{seeded_choice_in, Policy};
 
 /// Quiescence delta pruning: margin over the material a capture wins.
@@ -206,14 +206,19 @@ impl Worker<'_> {
         moves.clear();
         variant.legal_moves(pos, moves);
         let mut child_slot = None;
+        // The squares that check, per kind, with the board as it stands: a line to the king
+        // through the mover's own square would check already, which the king cannot stand in.
+        // A check they miss (a hopper's, say) is only not searched: `in_check` decides.
+        let mut checking = [None; MAX_KINDS];
         for i in 0..moves.len() {
             let m = moves.as_slice()[i];
             if m.kind() != MoveKind::Normal || variant.rulings().is_noisy(pos, m) {
                 continue;
             }
             let kind = pos.piece_at(m.from()).kind();
-            let occupied = pos.occupied() ^ Bitboard::from_square(m.from());
-            let origins = rules.tables.capture_origins(us, kind, king, occupied);
+            let origins = *checking[kind.index()].get_or_insert_with(|| {
+                rules.tables.capture_origins(us, kind, king, pos.occupied())
+            });
             if !origins.contains(m.to()) || (self.see_on && self.see_below(pos, m, 0)) {
                 continue;
             }
