@@ -439,9 +439,9 @@ fn quiescence_keeps_mate_distances_and_the_static_evaluation_in_the_table() {
 
 /// The first ply of quiescence searches quiet checks where the game's switch turns them on
 /// (forced on here, in chess): a rook's quiet Ra8 mates on the back rank, and a knight's quiet
-/// Nf7 smothers the king in the corner, each at the ply after the node. A quiet check that the king answers is no mate: Rd8+ is met by
-/// ...Rxd8 in the second position, where the rook on c8 guards d8, so quiescence stands pat
-/// (the check loses the rook by static exchange and is not even tried).
+/// Nf7 smothers the king in the corner, each at the ply after the node. In the third position
+/// the rook on c8 guards d8, so Rd8+ would lose the rook by static exchange: it is not even
+/// tried, and quiescence stands pat in one node.
 #[test]
 fn quiescence_finds_mates_by_quiet_checks_at_its_first_ply() {
     let v = variants::by_name("chess").unwrap();
