@@ -18,8 +18,10 @@
 //! (`menagerie tune`) writes. Every term but mop-up is a weight times a feature of the position.
 
 mod params;
+mod pawn_cache;
 
 pub use params::{shipped_file, value_table, ParamError, Params, TABLE_BEGIN, TABLE_END};
+pub use pawn_cache::PawnCache;
 
 use crate::board::Position;
 use crate::core::{Bitboard, Color, KindSet, PieceKind, Square, MAX_KINDS, MAX_RANKS, NUM_SQUARES};
@@ -640,11 +642,23 @@ struct PawnCounts {
     base: [i32; 4],
     /// Passed pawns by rank counted from their side (from 0).
     passed_at: [i32; MAX_RANKS as usize],
-    /// For the passed pawns: the ranks advanced of those whose square ahead is empty; the
-    /// ranks advanced times the distance (in king steps) of the own royal piece to the square
-    /// ahead, and the same for the enemy royal piece. Then the pawns with an own pawn beside
-    /// them on the rank, and the pawns an own pawn defends (by its leaps).
+    /// For the passed pawns: the ranks advanced of those whose square ahead is empty (counted
+    /// apart, by `Eval::free_path`: it depends on every piece); the ranks advanced times the
+    /// distance (in king steps) of the own royal piece to the square ahead, and the same for
+    /// the enemy royal piece. Then the pawns with an own pawn beside them on the rank, and the
+    /// pawns an own pawn defends (by its leaps).
     extras: [i32; 5],
+    /// The passed pawns.
+    passers: Bitboard,
+}
+
+/// The terms that depend on the pawn-like pieces and the royal pieces alone, which the pawn
+/// cache keeps: the pawn structure, shelter and storm terms of both sides for White, and each
+/// side's passed pawns.
+#[derive(Clone, Copy, Debug, Default)]
+struct PawnTerms {
+    score: S,
+    passers: [Bitboard; 2],
 }
 
 /// What the pieces of one side reach: squares, those of them no enemy pawn attacks, squares
@@ -853,6 +867,28 @@ impl Eval {
     /// Evaluation from `pov`'s point of view (the side to move, or the player a third party's
     /// turn hands the move to).
     pub fn evaluate(&self, variant: &dyn Variant, pos: &Position, pov: Color) -> i32 {
+        self.evaluate_with(variant, pos, pov, None)
+    }
+
+    /// `evaluate`, with the pawn terms kept in and taken from `cache`, which must only ever
+    /// serve this evaluation (its weights are in the terms it keeps).
+    pub fn evaluate_cached(
+        &self,
+        variant: &dyn Variant,
+        pos: &Position,
+        pov: Color,
+        cache: &mut PawnCache,
+    ) -> i32 {
+        self.evaluate_with(variant, pos, pov, Some(cache))
+    }
+
+    fn evaluate_with(
+        &self,
+        variant: &dyn Variant,
+        pos: &Position,
+        pov: Color,
+        cache: Option<&mut PawnCache>,
+    ) -> i32 {
         let rules = variant.rules();
         let mut score = S::default();
         let mut phase = 0;
@@ -885,11 +921,18 @@ impl Eval {
         score +=
             self.king_safety(rules, pos, Color::White) - self.king_safety(rules, pos, Color::Black);
         if self.pawns.nonempty() {
-            score += self.pawn_structure(rules, pos, Color::White)
-                - self.pawn_structure(rules, pos, Color::Black);
-            if self.shelter_on {
-                score +=
-                    self.shelter(rules, pos, Color::White) - self.shelter(rules, pos, Color::Black);
+            let terms = match cache {
+                Some(cache) => cache.get(pawn_cache::key(rules, pos, self.pawns), || {
+                    self.pawn_terms(rules, pos)
+                }),
+                None => self.pawn_terms(rules, pos),
+            };
+            score += terms.score;
+            if self.pawn_extras_on {
+                let [w, b] = terms.passers;
+                let free =
+                    self.free_path(pos, Color::White, w) - self.free_path(pos, Color::Black, b);
+                score += self.pawn_extras[0] * free;
             }
         }
         score +=
@@ -982,7 +1025,8 @@ impl Eval {
             coef[layout.king_shield] += f64::from(sign * shield);
             coef[layout.king_tropism] += f64::from(sign * enemies);
             if self.pawns.nonempty() {
-                let counts = self.pawn_counts(rules, pos, c, true);
+                let mut counts = self.pawn_counts(rules, pos, c, true);
+                counts.extras[0] = self.free_path(pos, c, counts.passers);
                 let at = [
                     layout.doubled_pawn,
                     layout.isolated_pawn,
@@ -1336,8 +1380,46 @@ impl Eval {
         (shield, enemies.count() as i32)
     }
 
-    /// The pawn terms of `c`.
-    fn pawn_structure(&self, rules: &Rules, pos: &Position, c: Color) -> S {
+    /// The pawn terms of both sides that do not depend on the other pieces ([`PawnTerms`]).
+    fn pawn_terms(&self, rules: &Rules, pos: &Position) -> PawnTerms {
+        let mut terms = PawnTerms::default();
+        for c in Color::PLAYERS {
+            let sign = if c == Color::White { 1 } else { -1 };
+            let (structure, passers) = self.pawn_structure(rules, pos, c);
+            terms.score += structure * sign;
+            terms.passers[c.index()] = passers;
+            if self.shelter_on {
+                terms.score += self.shelter(rules, pos, c) * sign;
+            }
+        }
+        terms
+    }
+
+    /// The passed pawns of `c` among `passers` whose square ahead is empty, by the ranks each
+    /// has advanced.
+    fn free_path(&self, pos: &Position, c: Color, passers: Bitboard) -> i32 {
+        let mut ranks = 0;
+        for sq in passers {
+            let ahead = self.ahead[c.index() * NUM_SQUARES + sq.index()];
+            if ahead.is_some_and(|a| !pos.occupied().contains(a)) {
+                ranks += self.advanced(c, sq);
+            }
+        }
+        ranks
+    }
+
+    /// The ranks a pawn of `c` on `sq` has advanced from its side's first rank of the file.
+    fn advanced(&self, c: Color, sq: Square) -> i32 {
+        let ranks = self.files[usize::from(sq.file())].count() as i32;
+        if c == Color::Black {
+            ranks - 1 - sq.rank() as i32
+        } else {
+            sq.rank() as i32
+        }
+    }
+
+    /// The pawn terms of `c` but the free path of its passed pawns, and those passed pawns.
+    fn pawn_structure(&self, rules: &Rules, pos: &Position, c: Color) -> (S, Bitboard) {
         let counts = self.pawn_counts(rules, pos, c, self.pawn_extras_on);
         let [doubled, isolated, passed, ranks] = counts.base;
         let mut score = self.doubled_pawn * doubled
@@ -1352,7 +1434,7 @@ impl Eval {
                 score += w * n;
             }
         }
-        score
+        (score, counts.passers)
     }
 
     /// What the pawn terms count of the pawns of `c` ([`PawnCounts`]); with `extras` false,
@@ -1387,18 +1469,14 @@ impl Eval {
             }
             for sq in here {
                 if (theirs & self.front_span[c.index() * NUM_SQUARES + sq.index()]).is_empty() {
-                    let ranks = self.files[f].count() as i32;
-                    let advanced = if c == Color::Black {
-                        ranks - 1 - sq.rank() as i32
-                    } else {
-                        sq.rank() as i32
-                    };
+                    let advanced = self.advanced(c, sq);
+                    counts.passers.insert(sq);
                     counts.base[2] += 1;
                     counts.base[3] += advanced;
                     if let Some((own, enemy)) = kings {
                         let rank = rules.geometry().relative_rank(c, sq);
                         counts.passed_at[usize::from(rank)] += 1;
-                        self.count_passer(pos, c, sq, advanced, [own, enemy], &mut counts);
+                        self.count_passer(c, sq, advanced, [own, enemy], &mut counts);
                     }
                 }
             }
@@ -1416,11 +1494,10 @@ impl Eval {
     }
 
     /// Counts the passed pawn of `c` on `sq`, `advanced` ranks from its side, into the
-    /// passed-pawn terms of `counts.extras` (with the own and the enemy royal pieces, where
+    /// kings' distances of `counts.extras` (with the own and the enemy royal pieces, where
     /// there are any).
     fn count_passer(
         &self,
-        pos: &Position,
         c: Color,
         sq: Square,
         advanced: i32,
@@ -1430,9 +1507,6 @@ impl Eval {
         let Some(ahead) = self.ahead[c.index() * NUM_SQUARES + sq.index()] else {
             return;
         };
-        if !pos.occupied().contains(ahead) {
-            counts.extras[0] += advanced;
-        }
         for (i, king) in kings.into_iter().enumerate() {
             if let Some(k) = king {
                 counts.extras[1 + i] += advanced * i32::from(king_steps(k, ahead));

@@ -180,6 +180,51 @@ fn features_times_parameters_are_the_evaluation() {
     }
 }
 
+/// The pawn cache changes no evaluation: over positions of random games in every game, with one
+/// cache a game (so most positions find their pawns in it), the cached evaluation is the one
+/// worked out afresh. A passed pawn's free path depends on the other pieces, not only on the
+/// pawns the cache is keyed by: a knight that blocks one leaves the key as it is and still
+/// counts.
+#[test]
+fn the_pawn_cache_changes_no_evaluation() {
+    let mut rng = crate::core::rng::SplitMix(11);
+    for v in variants::all() {
+        let eval = Eval::new(*v);
+        let mut cache = PawnCache::new();
+        for _ in 0..6 {
+            let mut pos = v.start_position();
+            for _ in 0..80 {
+                let pov = v.rulings().point_of_view(&pos);
+                let fresh = eval.evaluate(*v, &pos, pov);
+                let cached = eval.evaluate_cached(*v, &pos, pov, &mut cache);
+                assert_eq!(cached, fresh, "{}: {}", v.name(), v.fen(&pos));
+                let mut moves = crate::core::MoveList::new();
+                v.legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = v.play(&pos, moves.as_slice()[rng.below(moves.len())]);
+            }
+        }
+    }
+    let v = variants::by_name("chess").unwrap();
+    let eval = Eval::new(v);
+    let mut cache = PawnCache::new();
+    let free = v
+        .parse_fen("4k3/8/8/3P4/2P2p2/8/4PP2/4K3 w - - 0 1")
+        .unwrap();
+    let blocked = v
+        .parse_fen("4k3/8/3n4/3P4/2P2p2/8/4PP2/4K3 w - - 0 1")
+        .unwrap();
+    for pos in [&free, &blocked, &free] {
+        let fresh = eval.evaluate(v, pos, Color::White);
+        assert_eq!(
+            eval.evaluate_cached(v, pos, Color::White, &mut cache),
+            fresh
+        );
+    }
+}
+
 /// Every game's rules page carries the table of the values its parameter file sets
 /// (`value_table`), between the two marker lines. `MENAGERIE_BLESS=1 cargo test --release --lib
 /// rules_pages_carry` writes the tables into the pages instead of checking them.

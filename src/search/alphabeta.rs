@@ -205,7 +205,7 @@ impl Worker<'_> {
 
     /// The score that ends the node before its moves are known: a game end that does not
     /// depend on them (the outcome as if the side to move had one), or the deepest ply.
-    fn end_before_moves(&self, pos: &Position, node: Node) -> Option<i32> {
+    fn end_before_moves(&mut self, pos: &Position, node: Node) -> Option<i32> {
         if let Some(outcome) = self.shared.variant.rulings().outcome(pos, 1, &[]) {
             return Some(self.outcome_score(outcome, pos, node.ply));
         }
@@ -219,7 +219,7 @@ impl Worker<'_> {
     /// here, or if the search is as deep as it goes. With `ends_checked` (`end_before_moves` has
     /// looked at the rest), only a lack of moves is looked at.
     fn generate_or_end(
-        &self,
+        &mut self,
         pos: &Position,
         node: Node,
         moves: &mut MoveList,

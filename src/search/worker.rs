@@ -7,7 +7,7 @@ use super::tables::ThreadTables;
 use super::{Shared, MATE, MAX_PLY};
 use crate::board::Position;
 use crate::core::{Color, KindSet, Move, PieceKind, Square};
-use crate::eval::Eval;
+use crate::eval::{Eval, PawnCache};
 use crate::third_party::Policy;
 use crate::variants::Outcome;
 use std::sync::atomic::Ordering;
@@ -35,6 +35,8 @@ pub(super) struct Worker<'a> {
     pub(super) shared: &'a Shared<'a>,
     pub(super) id: usize,
     pub(super) eval: Eval,
+    /// This search's pawn terms, by the pawns' squares (`eval` fills and reads it).
+    pawn_cache: PawnCache,
     pub(super) nodes: u64,
     unpublished: u64,
     pub(super) seldepth: usize,
@@ -91,6 +93,7 @@ impl<'a> Worker<'a> {
             shared,
             id,
             eval,
+            pawn_cache: PawnCache::new(),
             nodes: 0,
             unpublished: 0,
             seldepth: 0,
@@ -244,10 +247,11 @@ impl<'a> Worker<'a> {
     }
 
     /// The static evaluation from the position's point of view.
-    pub(super) fn static_eval(&self, pos: &Position) -> i32 {
+    pub(super) fn static_eval(&mut self, pos: &Position) -> i32 {
         let variant = self.shared.variant;
         let pov = self.pov(pos);
-        self.eval.evaluate(variant, pos, pov)
+        self.eval
+            .evaluate_cached(variant, pos, pov, &mut self.pawn_cache)
     }
 
     /// The value of the piece on `sq`, 0 if it is empty.

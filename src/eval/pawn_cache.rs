@@ -1,0 +1,66 @@
+//! The pawn cache: one search thread's store of the terms that depend on the pawn-like pieces
+//! and the royal pieces alone (pawn structure, shelter and storms), keyed by those pieces'
+//! squares. Pawns move seldom, so most positions of a search share their pawns with one seen
+//! before.
+
+use super::PawnTerms;
+use crate::board::Position;
+use crate::core::{Color, KindSet, Square};
+use crate::rules::Rules;
+
+/// Entries of a cache, a power of two (48 bytes each).
+const ENTRIES: usize = 1 << 13;
+
+/// One search thread's pawn cache, direct-mapped: a new entry replaces the one in its slot.
+pub struct PawnCache {
+    entries: Vec<(u64, PawnTerms)>,
+}
+
+impl Default for PawnCache {
+    fn default() -> Self {
+        PawnCache::new()
+    }
+}
+
+impl PawnCache {
+    /// An empty cache.
+    pub fn new() -> PawnCache {
+        PawnCache {
+            entries: vec![(0, PawnTerms::default()); ENTRIES],
+        }
+    }
+
+    /// The terms of the pawns keyed `key`, worked out by `compute` unless the cache has them.
+    #[inline]
+    pub(super) fn get(&mut self, key: u64, compute: impl FnOnce() -> PawnTerms) -> PawnTerms {
+        let slot = &mut self.entries[key as usize & (ENTRIES - 1)];
+        if slot.0 != key {
+            *slot = (key, compute());
+        }
+        slot.1
+    }
+}
+
+/// The key of the pieces of kinds `pawns` of both players and the players' first royal pieces:
+/// a 64-bit mix of their squares, never 0 (an empty entry's key). Two positions that differ
+/// there share a key by chance only, once in about 2^64.
+pub(super) fn key(rules: &Rules, pos: &Position, pawns: KindSet) -> u64 {
+    let mut h = 0;
+    for c in Color::PLAYERS {
+        for k in pawns {
+            let bb = pos.pieces(c, k).0;
+            h = mix(h ^ bb as u64);
+            h = mix(h ^ (bb >> 64) as u64);
+        }
+        let royal = pos.royals(rules, c).first();
+        h = mix(h ^ royal.map_or(0, |sq: Square| sq.index() as u64 + 1));
+    }
+    h.max(1)
+}
+
+/// A bijection of 64-bit words that spreads every input bit over the high ones and back.
+#[inline]
+fn mix(x: u64) -> u64 {
+    let x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^ (x >> 29)
+}
