@@ -652,13 +652,16 @@ struct PawnCounts {
     passers: Bitboard,
 }
 
-/// The terms that depend on the pawn-like pieces and the royal pieces alone, which the pawn
-/// cache keeps: the pawn structure, shelter and storm terms of both sides for White, and each
-/// side's passed pawns.
+/// What depends on the pawn-like pieces and the royal pieces alone, which the pawn cache keeps:
+/// the pawn structure, shelter and storm terms of both sides for White; and per colour, the
+/// passed pawns, the squares the pawn-like pieces capture on by leaps, and the outpost squares
+/// (`Eval::outpost_squares`; empty where no outpost bonus is set).
 #[derive(Clone, Copy, Debug, Default)]
 struct PawnTerms {
     score: S,
     passers: [Bitboard; 2],
+    leaps: [Bitboard; 2],
+    outposts: [Bitboard; 2],
 }
 
 /// What the pieces of one side reach: squares, those of them no enemy pawn attacks, squares
@@ -905,12 +908,23 @@ impl Eval {
         }
         let phase = phase.min(self.max_phase);
         let mop_up = self.mop_up(rules, pos, self.taper(score, phase));
+        let pawns = if self.pawns.is_empty() {
+            PawnTerms::default()
+        } else {
+            match cache {
+                Some(cache) => cache.get(pawn_cache::key(rules, pos, self.pawns), || {
+                    self.pawn_terms(rules, pos)
+                }),
+                None => self.pawn_terms(rules, pos),
+            }
+        };
         let (mobility, danger) = if self.threats_on || self.safe_checks_on {
-            self.mobility_and_threats(rules, pos)
+            self.mobility_and_threats(rules, pos, &pawns.leaps)
         } else {
             let ignore = |_: PieceKind, _: Bitboard| {};
-            let (w, w_danger) = self.mobility(rules, pos, Color::White, ignore);
-            let (b, b_danger) = self.mobility(rules, pos, Color::Black, ignore);
+            let [w_leaps, b_leaps] = pawns.leaps;
+            let (w, w_danger) = self.mobility(rules, pos, Color::White, b_leaps, ignore);
+            let (b, b_danger) = self.mobility(rules, pos, Color::Black, w_leaps, ignore);
             (w - b, w_danger - b_danger)
         };
         score += mobility;
@@ -920,23 +934,15 @@ impl Eval {
         );
         score +=
             self.king_safety(rules, pos, Color::White) - self.king_safety(rules, pos, Color::Black);
-        if self.pawns.nonempty() {
-            let terms = match cache {
-                Some(cache) => cache.get(pawn_cache::key(rules, pos, self.pawns), || {
-                    self.pawn_terms(rules, pos)
-                }),
-                None => self.pawn_terms(rules, pos),
-            };
-            score += terms.score;
-            if self.pawn_extras_on {
-                let [w, b] = terms.passers;
-                let free =
-                    self.free_path(pos, Color::White, w) - self.free_path(pos, Color::Black, b);
-                score += self.pawn_extras[0] * free;
-            }
+        score += pawns.score;
+        if self.pawn_extras_on {
+            let [w, b] = pawns.passers;
+            let free = self.free_path(pos, Color::White, w) - self.free_path(pos, Color::Black, b);
+            score += self.pawn_extras[0] * free;
         }
-        score +=
-            self.kind_terms(rules, pos, Color::White) - self.kind_terms(rules, pos, Color::Black);
+        let [w_outposts, b_outposts] = pawns.outposts;
+        score += self.kind_terms(pos, Color::White, w_outposts)
+            - self.kind_terms(pos, Color::Black, b_outposts);
         if !self.game_terms.is_empty() {
             let mut features = [0; MAX_GAME_TERMS];
             let features = &mut features[..self.game_terms.len()];
@@ -1092,24 +1098,24 @@ impl Eval {
         ((mg + eg) / i64::from(self.max_phase)) as i32
     }
 
-    /// Squares the pieces of `c` reach, not counting their own pieces' squares, and those of
-    /// them next to the enemy royal piece, weighted by kind; and the king-danger feature of
-    /// `c` (`Reach::danger`). Each piece's attacks (as `Eval::reach_counts` gives them) go to
+    /// Squares the pieces of `c` reach, not counting their own pieces' squares, those of them
+    /// outside `enemy_leaps` (what the enemy pawn-like pieces capture on) and those next to the
+    /// enemy royal piece, weighted by kind; and the king-danger feature of `c`
+    /// (`Reach::danger`). Each piece's attacks (as `Eval::reach_counts` gives them) go to
     /// `record`, with its kind.
     fn mobility(
         &self,
         rules: &Rules,
         pos: &Position,
         c: Color,
+        enemy_leaps: Bitboard,
         mut record: impl FnMut(PieceKind, Bitboard),
     ) -> (S, i32) {
         let mut score = S::default();
         let mut all = Reach::default();
         let around = Around {
             king_zone: enemy_king_zone(rules, pos, c),
-            pawn_attacks: self
-                .mobility_safe_on
-                .then(|| self.pawn_leaps(rules, pos, c.opponent())),
+            pawn_attacks: self.mobility_safe_on.then_some(enemy_leaps),
         };
         for k in self.mobile {
             let r = self.reach_counts(rules, pos, c, k, around, |a| record(k, a));
@@ -1161,13 +1167,11 @@ impl Eval {
     }
 
     /// The pair, outpost and file bonuses of the pieces of `c`.
-    fn kind_terms(&self, rules: &Rules, pos: &Position, c: Color) -> S {
+    /// `outpost_squares` are those of `c` (`Eval::outpost_squares`; empty where no outpost
+    /// bonus is set).
+    fn kind_terms(&self, pos: &Position, c: Color, outpost_squares: Bitboard) -> S {
         let mut score = S::default();
-        let outposts = if self.outposts_on {
-            self.outposts(rules, pos, c)
-        } else {
-            Bitboard::EMPTY
-        };
+        let outposts = pos.kinds_bb(self.mobile) & pos.color_bb(c) & outpost_squares;
         for k in self.mobile {
             let [pair, open, half_open, outpost] = self.kind_counts(pos, c, k, outposts);
             let i = k.index();
@@ -1184,10 +1188,16 @@ impl Eval {
         if self.pawns.is_empty() {
             return Bitboard::EMPTY;
         }
-        let defended = self.pawn_leaps(rules, pos, c);
-        let theirs = pos.kinds_bb(self.pawns) & pos.color_bb(c.opponent());
         let held = pos.kinds_bb(self.mobile) & pos.color_bb(c);
-        (held & defended & self.enemy_half[c.index()])
+        held & self.outpost_squares(pos, c, self.pawn_leaps(rules, pos, c))
+    }
+
+    /// The outpost squares of `c` ([`OUTPOST`]), whoever stands there: in the enemy half, on
+    /// `defended` (what its pawn-like pieces capture on) and out of every enemy pawn-like
+    /// piece's reach as it advances.
+    fn outpost_squares(&self, pos: &Position, c: Color, defended: Bitboard) -> Bitboard {
+        let theirs = pos.kinds_bb(self.pawns) & pos.color_bb(c.opponent());
+        (defended & self.enemy_half[c.index()])
             .into_iter()
             .filter(|sq| {
                 (theirs & self.attack_span[c.index() * NUM_SQUARES + sq.index()]).is_empty()
@@ -1233,17 +1243,30 @@ impl Eval {
 
     /// The mobility, threat and safe-check terms, for White, and White's king-danger feature
     /// less Black's: the threats and safe checks need the attacks mobility works out.
-    fn mobility_and_threats(&self, rules: &Rules, pos: &Position) -> (S, i32) {
+    /// `leaps` holds, per colour, the squares its pawn-like pieces capture on by leaps.
+    fn mobility_and_threats(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        leaps: &[Bitboard; 2],
+    ) -> (S, i32) {
         let mut attacks = [[Bitboard::EMPTY; MAX_KINDS]; 2];
         let [w, b] = &mut attacks;
-        let (white, w_danger) =
-            self.mobility(rules, pos, Color::White, |k: PieceKind, a: Bitboard| {
-                w[k.index()] |= a
-            });
-        let (black, b_danger) =
-            self.mobility(rules, pos, Color::Black, |k: PieceKind, a: Bitboard| {
-                b[k.index()] |= a
-            });
+        let [w_leaps, b_leaps] = *leaps;
+        let (white, w_danger) = self.mobility(
+            rules,
+            pos,
+            Color::White,
+            b_leaps,
+            |k: PieceKind, a: Bitboard| w[k.index()] |= a,
+        );
+        let (black, b_danger) = self.mobility(
+            rules,
+            pos,
+            Color::Black,
+            w_leaps,
+            |k: PieceKind, a: Bitboard| b[k.index()] |= a,
+        );
         let mut score = white - black;
         let [w, b] = self.threat_counts(rules, pos, &mut attacks);
         for ((weight, w), b) in self.threats.into_iter().zip(w).zip(b) {
@@ -1380,7 +1403,7 @@ impl Eval {
         (shield, enemies.count() as i32)
     }
 
-    /// The pawn terms of both sides that do not depend on the other pieces ([`PawnTerms`]).
+    /// What the evaluation works out from the pawn-like and royal pieces alone ([`PawnTerms`]).
     fn pawn_terms(&self, rules: &Rules, pos: &Position) -> PawnTerms {
         let mut terms = PawnTerms::default();
         for c in Color::PLAYERS {
@@ -1388,6 +1411,11 @@ impl Eval {
             let (structure, passers) = self.pawn_structure(rules, pos, c);
             terms.score += structure * sign;
             terms.passers[c.index()] = passers;
+            let leaps = self.pawn_leaps(rules, pos, c);
+            terms.leaps[c.index()] = leaps;
+            if self.outposts_on {
+                terms.outposts[c.index()] = self.outpost_squares(pos, c, leaps);
+            }
             if self.shelter_on {
                 terms.score += self.shelter(rules, pos, c) * sign;
             }

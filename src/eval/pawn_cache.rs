@@ -1,6 +1,6 @@
-//! The pawn cache: one search thread's store of the terms that depend on the pawn-like pieces
-//! and the royal pieces alone (pawn structure, shelter and storms), keyed by those pieces'
-//! squares. Pawns move seldom, so most positions of a search share their pawns with one seen
+//! The pawn cache: one search thread's store of what the evaluation works out from the
+//! pawn-like pieces and the royal pieces alone (pawn structure, shelter and storms, the squares
+//! pawns defend, outpost squares), keyed by those pieces' squares. Pawns move seldom, so most positions of a search share their pawns with one seen
 //! before.
 
 use super::PawnTerms;
@@ -8,7 +8,7 @@ use crate::board::Position;
 use crate::core::{Color, KindSet, Square};
 use crate::rules::Rules;
 
-/// Entries of a cache, a power of two (48 bytes each).
+/// Entries of a cache, a power of two (112 bytes each).
 const ENTRIES: usize = 1 << 13;
 
 /// One search thread's pawn cache, direct-mapped: a new entry replaces the one in its slot.
