@@ -13,6 +13,7 @@
 //!   with the fast one at every node.
 
 mod attacks;
+mod checks;
 mod generate;
 pub mod hooks;
 mod legal;
@@ -22,6 +23,7 @@ pub mod reference;
 
 pub use crate::board::ep_capturable;
 pub use attacks::{attacked_by, table_attacked};
+pub use checks::CheckScreen;
 pub use generate::{en_passant, moves_of, pseudo_legal, pseudo_legal_noisy, push_target};
 pub use hooks::{default_rights, Hooks, Rights, Rulings, Shortcuts};
 pub use legal::{

@@ -264,6 +264,8 @@ impl Worker<'_> {
         let mut deferred: Vec<Move> = Vec::new();
         let mut next_deferred = 0;
         let mut child_slot = None;
+        // Worked out at the first move it may spare the making of.
+        let mut screen = None;
         loop {
             let (m, was_deferred) = match picker.next_demoting(|m, s| self.see_demotion(pos, m, s))
             {
@@ -281,19 +283,24 @@ impl Worker<'_> {
             // passed the static exchange test already.
             let counted_good = was_deferred || is_good_capture_score(picker.last_score());
             let quiet = !variant.rulings().is_noisy(pos, m);
-            let child = variant.play_in(pos, m, &mut child_slot);
-            let gives_check = variant.in_check(child);
             // Step 10. Prune quiet moves that give no check near the horizon: late in the order
             // (late-move pruning), or unable to lift a static evaluation far below alpha
-            // (futility).
-            if may_prune
+            // (futility). Where the check screen shows that a move gives none, it is pruned
+            // unmade.
+            let prunable = may_prune
                 && quiet
-                && !gives_check
                 && index > 0
                 && best > -MATE_BOUND
                 && (pruning::late_move_prune(node.depth, index)
-                    || pruning::futile(node.depth, static_eval, alpha))
-            {
+                    || pruning::futile(node.depth, static_eval, alpha));
+            if prunable && self.surely_no_check(pos, m, &mut screen) {
+                self.depth_limited = true;
+                index += 1;
+                continue;
+            }
+            let child = variant.play_in(pos, m, &mut child_slot);
+            let gives_check = variant.in_check(child);
+            if prunable && !gives_check {
                 self.depth_limited = true;
                 index += 1;
                 continue;

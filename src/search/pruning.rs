@@ -10,6 +10,7 @@ use super::worker::{LinePly, Worker};
 use super::{from_tt, MATE_BOUND};
 use crate::board::Position;
 use crate::core::{Color, Move, MoveList};
+use crate::movegen::CheckScreen;
 
 /// Check extensions stop at this many times the iteration's depth in plies: where both sides
 /// can stand in check at once (the Existentialist's protected King+Archer may stay attacked),
@@ -131,6 +132,26 @@ pub(super) fn see_threshold(depth: i32, quiet: bool) -> Option<i32> {
 }
 
 impl Worker<'_> {
+    /// Whether the move `m` surely gives no check, by the check screen (`screen`, worked out
+    /// here at its first use for the node `pos`); never where the game's checks are not the
+    /// tables' (`SearchSwitches::checks_from_tables`) or its enemy has no single royal piece.
+    pub(super) fn surely_no_check(
+        &self,
+        pos: &Position,
+        m: Move,
+        screen: &mut Option<Option<CheckScreen>>,
+    ) -> bool {
+        if !self.check_screen_on {
+            return false;
+        }
+        let rules = self.shared.variant.rules();
+        let us = pos.turn();
+        screen
+            .get_or_insert_with(|| CheckScreen::new(rules, pos, us))
+            .as_ref()
+            .is_some_and(|s| !s.may_check(rules, pos, us, m))
+    }
+
     /// Whether the checking move `m` at `ply` is searched a ply deeper: not beyond the
     /// extension's ply limit, and not a check that loses material by static exchange (where the
     /// game's exchanges are sound), whose checking piece is mostly lost for nothing.

@@ -75,6 +75,9 @@ pub(super) struct Worker<'a> {
     pub(super) capture_history_on: bool,
     /// Whether the first ply of quiescence searches the quiet checks too.
     pub(super) quiet_checks_on: bool,
+    /// Whether the game's checks are the tables' (`SearchSwitches::checks_from_tables`), so
+    /// that a quiet move may be pruned unmade.
+    pub(super) check_screen_on: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -117,6 +120,7 @@ impl<'a> Worker<'a> {
             see_kinds,
             capture_history_on: shared.variant.switches().capture_history(),
             quiet_checks_on: shared.variant.switches().quiet_checks_in_quiescence(),
+            check_screen_on: shared.variant.switches().checks_from_tables(),
         }
     }
 

@@ -222,7 +222,11 @@ impl Hooks for Chess {
     }
 }
 
-impl SearchSwitches for Chess {}
+impl SearchSwitches for Chess {
+    fn checks_from_tables(&self) -> bool {
+        true
+    }
+}
 
 impl Presentation for Chess {}
 

@@ -134,6 +134,10 @@ impl SearchSwitches for Divergent {
     fn capture_history(&self) -> bool {
         false
     }
+
+    fn checks_from_tables(&self) -> bool {
+        true
+    }
 }
 
 impl Presentation for Divergent {}

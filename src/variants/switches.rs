@@ -89,4 +89,13 @@ pub trait SearchSwitches: Send + Sync {
     fn quiet_checks_in_quiescence(&self) -> bool {
         false
     }
+
+    /// Whether a move gives check only by the table captures of the moved piece from its
+    /// target, or of a rider it uncovers, so that `movegen::CheckScreen` may tell a move that
+    /// gives none without making it (the search prunes such quiet moves before making them). A
+    /// test holds every game that turns it on to it, over random games. Read once per search.
+    /// Default: off (checks by a game's own rules, several royal pieces, side effects of moves).
+    fn checks_from_tables(&self) -> bool {
+        false
+    }
 }

@@ -119,6 +119,41 @@ fn check_and_shortcuts_together_equal_apart() {
     }
 }
 
+/// In every game that says its checks come from the tables (`checks_from_tables`), a move the
+/// check screen passes over gives no check, at every playout position; and the screen passes
+/// over most quiet moves there, or it would save nothing.
+#[test]
+fn the_check_screen_passes_over_no_check() {
+    let mut games = 0;
+    for v in all().iter().filter(|v| v.switches().checks_from_tables()) {
+        games += 1;
+        let (mut screened, mut moves_seen, mut checks) = (0, 0, 0);
+        for_each_playout_position(*v, |pos, moves| {
+            let us = pos.turn();
+            let Some(screen) = movegen::CheckScreen::new(v.rules(), pos, us) else {
+                return;
+            };
+            for &m in moves.iter() {
+                let gives_check = v.in_check(&v.play(pos, m));
+                let may = screen.may_check(v.rules(), pos, us, m);
+                assert!(may || !gives_check, "{}: {} {m:?}", v.name(), v.fen(pos));
+                (moves_seen, screened, checks) = (
+                    moves_seen + 1,
+                    screened + usize::from(!may),
+                    checks + usize::from(gives_check),
+                );
+            }
+        });
+        assert!(checks >= 1000, "{}: {checks} checks", v.name());
+        assert!(
+            screened * 2 > moves_seen,
+            "{}: {screened} of {moves_seen}",
+            v.name()
+        );
+    }
+    assert!(games >= 2);
+}
+
 #[test]
 fn no_capture_ends_where_it_starts() {
     // `SquareTest::attacked_squares` counts on it: a piece's own square is attacked only by the
