@@ -7,7 +7,8 @@
 //! (passed pawns by rank, with their path and the kings' distances; phalanxes and defended
 //! pawns), pairs of a kind, pieces riding along open files, outposts, threats, and the game's
 //! own terms (`SearchSwitches::eval_terms`). Values are in centipawns from the side to move's
-//! point of view.
+//! point of view. What depends on the pawn-like and royal pieces alone can be kept in a pawn
+//! cache (`PawnCache`), one per search thread.
 //!
 //! The evaluation is tapered: every weight has a middlegame and an endgame value, blended by the
 //! game's phase, which is the material of the pieces on the board (neither pawn-like nor royal,
@@ -885,6 +886,7 @@ impl Eval {
         self.evaluate_with(variant, pos, pov, Some(cache))
     }
 
+    /// `evaluate`, with the pawn terms through `cache` where there is one.
     fn evaluate_with(
         &self,
         variant: &dyn Variant,
