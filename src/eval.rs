@@ -1168,9 +1168,8 @@ impl Eval {
         out
     }
 
-    /// The pair, outpost and file bonuses of the pieces of `c`.
-    /// `outpost_squares` are those of `c` (`Eval::outpost_squares`; empty where no outpost
-    /// bonus is set).
+    /// The pair, outpost and file bonuses of the pieces of `c`, whose outpost squares
+    /// (`Eval::outpost_squares`; empty where no outpost bonus is set) are `outpost_squares`.
     fn kind_terms(&self, pos: &Position, c: Color, outpost_squares: Bitboard) -> S {
         let mut score = S::default();
         let outposts = pos.kinds_bb(self.mobile) & pos.color_bb(c) & outpost_squares;
