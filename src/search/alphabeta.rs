@@ -14,18 +14,57 @@ use crate::core::{Color, Move, MoveList};
 /// With helpers, least depth of a node whose moves wait while another thread searches them.
 const DEFER_DEPTH: i32 = 3;
 
+/// What a node is expected to be, from its window and its place in its parent's order: on a PV
+/// line, whose exact score matters; a cut node, expected to fail high (one refutation ends it);
+/// or an all node, expected to fail low (every move is tried).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum NodeKind {
+    Pv,
+    Cut,
+    All,
+}
+
+impl NodeKind {
+    /// The kind of the child after the node's first move: a PV line goes on through it; a cut
+    /// node's best move should leave the opponent failing low, an all node's failing high.
+    pub(super) fn first_child(self) -> NodeKind {
+        match self {
+            NodeKind::Pv => NodeKind::Pv,
+            NodeKind::Cut => NodeKind::All,
+            NodeKind::All => NodeKind::Cut,
+        }
+    }
+
+    /// The kind of a child searched with a null window at full depth (a later move, a null move,
+    /// a ProbCut capture): an all node below a cut node, else a cut node.
+    pub(super) fn null_window_child(self) -> NodeKind {
+        if self == NodeKind::Cut {
+            NodeKind::All
+        } else {
+            NodeKind::Cut
+        }
+    }
+}
+
 /// What the steps of one node read: its depth (which internal iterative reduction may lower), its
-/// distance from the root, whether it is on a PV line, whether its side to move is in check, the
-/// move a singular-extension search leaves out and the move extended as singular (each
-/// `Move::NULL` if none).
+/// distance from the root, its kind, whether its side to move is in check, the move a
+/// singular-extension search leaves out and the move extended as singular (each `Move::NULL` if
+/// none).
 #[derive(Clone, Copy)]
 pub(super) struct Node {
     pub(super) depth: i32,
     pub(super) ply: usize,
-    pub(super) pv_node: bool,
+    pub(super) kind: NodeKind,
     pub(super) in_check: bool,
     pub(super) excluded: Move,
     pub(super) singular: Move,
+}
+
+impl Node {
+    /// Whether the node is on a PV line.
+    pub(super) fn pv_node(&self) -> bool {
+        self.kind == NodeKind::Pv
+    }
 }
 
 impl Worker<'_> {
@@ -39,7 +78,7 @@ impl Worker<'_> {
         ply: usize,
         mut alpha: i32,
         mut beta: i32,
-        pv_node: bool,
+        kind: NodeKind,
         in_check: bool,
     ) -> i32 {
         // Step 1. At the horizon, resolve captures.
@@ -53,7 +92,7 @@ impl Worker<'_> {
         let mut node = Node {
             depth,
             ply,
-            pv_node,
+            kind,
             in_check,
             excluded: self.excluded[ply],
             singular: Move::NULL,
@@ -187,7 +226,7 @@ impl Worker<'_> {
         let tt_eval = probed.map_or(NO_EVAL, |(_, v)| v);
         let entry = probed.map(|(e, _)| e);
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
-        let may_cut = !node.pv_node && node.excluded == Move::NULL;
+        let may_cut = !node.pv_node() && node.excluded == Move::NULL;
         if let Some(e) = entry.filter(|e| may_cut && e.depth >= node.depth) {
             let s = from_tt(e.score, node.ply);
             let cut = match e.bound {
@@ -256,7 +295,7 @@ impl Worker<'_> {
         let mut index = 0;
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = TriedCaptures::new();
-        let may_prune = !node.pv_node && !node.in_check;
+        let may_prune = !node.pv_node() && !node.in_check;
         // With helpers, a move after the first whose position another thread is searching waits
         // until the others are tried (the threads then share out the node's moves); it is tried
         // last, by which time the table may hold its result.
@@ -333,17 +372,8 @@ impl Worker<'_> {
             self.note_played(pos, m, node.ply);
             self.path.push(pos.hash());
             let score = if index == 0 {
-                let (ply, pv_node) = (node.ply, node.pv_node);
-                self.child(
-                    pos,
-                    child,
-                    new_depth,
-                    ply,
-                    alpha,
-                    beta,
-                    pv_node,
-                    gives_check,
-                )
+                let (ply, kind) = (node.ply, node.kind.first_child());
+                self.child(pos, child, new_depth, ply, alpha, beta, kind, gives_check)
             } else {
                 // Step 11. Late-move reductions for quiet moves.
                 let r =
@@ -386,7 +416,8 @@ impl Worker<'_> {
     }
 
     /// A move after the first: a null-window search reduced by `r` plies, again at full depth if
-    /// it beats alpha reduced, and with the full window on a PV line if it lands inside it.
+    /// it beats alpha reduced, and with the full window on a PV line if it lands inside it. A
+    /// reduced child is searched as a cut node, one at full depth as the parent's kind leads.
     #[allow(clippy::too_many_arguments)]
     fn search_later(
         &mut self,
@@ -400,6 +431,8 @@ impl Worker<'_> {
         gives_check: bool,
     ) -> i32 {
         let ply = node.ply;
+        let full = node.kind.null_window_child();
+        let first = if r > 0 { NodeKind::Cut } else { full };
         let mut s = self.child(
             pos,
             child,
@@ -407,7 +440,7 @@ impl Worker<'_> {
             ply,
             alpha,
             alpha + 1,
-            false,
+            first,
             gives_check,
         );
         if s > alpha && r > 0 && !self.aborted {
@@ -418,12 +451,13 @@ impl Worker<'_> {
                 ply,
                 alpha,
                 alpha + 1,
-                false,
+                full,
                 gives_check,
             );
         }
-        if s > alpha && s < beta && node.pv_node && !self.aborted {
-            s = self.child(pos, child, new_depth, ply, alpha, beta, true, gives_check);
+        if s > alpha && s < beta && node.pv_node() && !self.aborted {
+            let kind = NodeKind::Pv;
+            s = self.child(pos, child, new_depth, ply, alpha, beta, kind, gives_check);
         }
         s
     }
@@ -473,13 +507,13 @@ impl Worker<'_> {
         ply: usize,
         alpha: i32,
         beta: i32,
-        pv_node: bool,
+        kind: NodeKind,
         in_check: bool,
     ) -> i32 {
         if self.pov(child) == self.pov(pos) {
-            self.alphabeta(child, depth, ply + 1, alpha, beta, pv_node, in_check)
+            self.alphabeta(child, depth, ply + 1, alpha, beta, kind, in_check)
         } else {
-            -self.alphabeta(child, depth, ply + 1, -beta, -alpha, pv_node, in_check)
+            -self.alphabeta(child, depth, ply + 1, -beta, -alpha, kind, in_check)
         }
     }
 }

@@ -2,7 +2,7 @@
 //! treats them: a seeded choice is followed, plies that come from outside are averaged over, and
 //! under the engine policy the node is searched as one of the player it helps.
 
-use super::alphabeta::Node;
+use super::alphabeta::{Node, NodeKind};
 use super::worker::Worker;
 use super::INFINITY;
 use crate::board::Position;
@@ -26,15 +26,9 @@ impl Worker<'_> {
         beta: i32,
     ) -> Option<i32> {
         match self.shared.limits.third_party.policy {
-            Policy::Random => Some(self.follow_choice(
-                pos,
-                moves,
-                node.depth,
-                node.ply,
-                alpha,
-                beta,
-                node.pv_node,
-            )),
+            Policy::Random => {
+                Some(self.follow_choice(pos, moves, node.depth, node.ply, alpha, beta, node.kind))
+            }
             Policy::External => Some(self.expected(pos, moves, node.depth, node.ply)),
             Policy::Engine => None,
         }
@@ -51,7 +45,7 @@ impl Worker<'_> {
         ply: usize,
         alpha: i32,
         beta: i32,
-        pv_node: bool,
+        kind: NodeKind,
     ) -> i32 {
         let variant = self.shared.variant;
         let seed = self.shared.limits.third_party.seed;
@@ -62,7 +56,7 @@ impl Worker<'_> {
         let check = variant.in_check(&child);
         self.note_played(pos, m, ply);
         self.path.push(pos.hash());
-        let score = self.child(pos, &child, depth, ply, alpha, beta, pv_node, check);
+        let score = self.child(pos, &child, depth, ply, alpha, beta, kind, check);
         self.path.pop();
         self.update_pv(ply, m);
         score
@@ -86,7 +80,7 @@ impl Worker<'_> {
                 ply,
                 -INFINITY,
                 INFINITY,
-                false,
+                NodeKind::All,
                 check,
             );
             self.path.pop();

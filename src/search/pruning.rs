@@ -4,7 +4,7 @@
 //! cannot matter, so each applies only away from PV lines or where the guess is cheap to
 //! correct. The check extension, which lengthens a line instead, sits beside them.
 
-use super::alphabeta::Node;
+use super::alphabeta::{Node, NodeKind};
 use super::tt::{Bound, TtEntry};
 use super::worker::{LinePly, Worker};
 use super::{from_tt, MATE_BOUND};
@@ -86,7 +86,7 @@ fn lmr_reduction(depth: i32, index: usize) -> i32 {
 /// Reverse futility: outside PV lines, near the horizon, a static evaluation far above beta is
 /// taken to hold.
 pub(super) fn reverse_futility(node: Node, beta: i32, static_eval: i32) -> bool {
-    !node.pv_node
+    !node.pv_node()
         && !node.in_check
         && node.depth <= RFP_DEPTH
         && beta.abs() < MATE_BOUND
@@ -96,7 +96,7 @@ pub(super) fn reverse_futility(node: Node, beta: i32, static_eval: i32) -> bool 
 /// Razoring: outside PV lines, near the horizon, a static evaluation this far below alpha is
 /// unlikely to be lifted by a quiet move, so quiescence decides whether the node fails low.
 pub(super) fn razor(node: Node, alpha: i32, static_eval: i32) -> bool {
-    !node.pv_node
+    !node.pv_node()
         && !node.in_check
         && node.depth <= RAZOR_DEPTH
         && alpha.abs() < MATE_BOUND
@@ -191,13 +191,18 @@ impl Worker<'_> {
         }
         let singular_beta = tt_score - SINGULAR_MARGIN * node.depth;
         self.excluded[node.ply] = tt_move;
+        let kind = if node.kind == NodeKind::Cut {
+            NodeKind::Cut
+        } else {
+            NodeKind::All
+        };
         let score = self.alphabeta(
             pos,
             (node.depth - 1) / 2,
             node.ply,
             singular_beta - 1,
             singular_beta,
-            false,
+            kind,
             node.in_check,
         );
         self.excluded[node.ply] = Move::NULL;
@@ -258,10 +263,10 @@ impl Worker<'_> {
             let check = variant.in_check(child);
             self.note_played(pos, m, node.ply);
             self.path.push(pos.hash());
-            let (ply, alpha) = (node.ply, raised - 1);
-            let mut score = self.child(pos, child, 0, ply, alpha, raised, false, check);
+            let (ply, alpha, kind) = (node.ply, raised - 1, node.kind.null_window_child());
+            let mut score = self.child(pos, child, 0, ply, alpha, raised, kind, check);
             if score >= raised && !self.aborted {
-                score = self.child(pos, child, shallow.depth, ply, alpha, raised, false, check);
+                score = self.child(pos, child, shallow.depth, ply, alpha, raised, kind, check);
             }
             self.path.pop();
             if self.aborted {
@@ -291,7 +296,7 @@ impl Worker<'_> {
     ) -> bool {
         // The cheap tests first, the depth (false at most nodes) before all; the entry last.
         node.depth >= PROBCUT_DEPTH
-            && !node.pv_node
+            && !node.pv_node()
             && !node.in_check
             && node.excluded == Move::NULL
             && beta.abs() < MATE_BOUND
@@ -314,7 +319,7 @@ impl Worker<'_> {
         static_eval: i32,
     ) -> Option<i32> {
         if !(self.allow_null
-            && !node.pv_node
+            && !node.pv_node()
             && !node.in_check
             && node.depth >= NULL_MOVE_DEPTH
             && beta.abs() < MATE_BOUND
@@ -341,7 +346,7 @@ impl Worker<'_> {
             node.ply + 1,
             -beta,
             -beta + 1,
-            false,
+            node.kind.null_window_child(),
             false,
         );
         self.path.pop();
@@ -385,7 +390,7 @@ impl Worker<'_> {
             let before = self.keys_before(node.ply);
             let history = self.quiet_score(pos, m, before) / LMR_HISTORY_DIVISOR;
             (lmr_reduction(node.depth, index)
-                - i32::from(node.pv_node)
+                - i32::from(node.pv_node())
                 - i32::from(killer)
                 - history)
                 .clamp(0, new_depth - 1)

@@ -1,6 +1,7 @@
 //! The root: iterative deepening, one MultiPV line after another within each iteration, with
 //! aspiration windows around the last score, and the decision when to stop.
 
+use super::alphabeta::NodeKind;
 use super::time::Trend;
 use super::tt::{Bound, TtEntry};
 use super::worker::Worker;
@@ -283,12 +284,12 @@ impl Worker<'_> {
             let check = variant.in_check(&child);
             let d = depth as i32 - 1 + i32::from(check);
             let mut score = if i == 0 {
-                self.child(pos, &child, d, 0, alpha, beta, true, check)
+                self.child(pos, &child, d, 0, alpha, beta, NodeKind::Pv, check)
             } else {
-                self.child(pos, &child, d, 0, alpha, alpha + 1, false, check)
+                self.child(pos, &child, d, 0, alpha, alpha + 1, NodeKind::Cut, check)
             };
             if i > 0 && score > alpha && score < beta && !self.aborted {
-                score = self.child(pos, &child, d, 0, alpha, beta, true, check);
+                score = self.child(pos, &child, d, 0, alpha, beta, NodeKind::Pv, check);
             }
             self.path.pop();
             if self.aborted {

@@ -674,7 +674,7 @@ fn a_check_that_loses_material_is_not_extended() {
 /// is one good move among several, neither extended nor cut.
 #[test]
 fn singular_extension_extends_the_only_move_and_cuts_where_others_refute() {
-    use super::alphabeta::Node;
+    use super::alphabeta::{Node, NodeKind};
     use super::pruning::Singular;
     use super::tt::{Bound, TtEntry};
     let ask = |fen: &str, mv: &str, score: i32, beta: i32| {
@@ -689,7 +689,7 @@ fn singular_extension_extends_the_only_move_and_cuts_where_others_refute() {
         let node = Node {
             depth: 10,
             ply: 1,
-            pv_node: false,
+            kind: NodeKind::Cut,
             in_check: false,
             excluded: Move::NULL,
             singular: Move::NULL,
@@ -728,14 +728,14 @@ fn singular_extension_extends_the_only_move_and_cuts_where_others_refute() {
 /// on a PV line, or with no capture at all, nothing is cut.
 #[test]
 fn probcut_cuts_on_a_capture_that_clears_a_raised_beta() {
-    use super::alphabeta::Node;
+    use super::alphabeta::{Node, NodeKind};
     use super::tt::Bound;
-    let ask = |fen: &str, beta: i32, pv_node: bool| {
+    let ask = |fen: &str, beta: i32, kind: NodeKind| {
         let (v, pos) = chess_at(fen);
         let node = Node {
             depth: 6,
             ply: 1,
-            pv_node,
+            kind,
             in_check: false,
             excluded: Move::NULL,
             singular: Move::NULL,
@@ -756,20 +756,24 @@ fn probcut_cuts_on_a_capture_that_clears_a_raised_beta() {
         )
     };
     let queen_down = "4k3/8/8/8/3q4/4P3/8/4K3 w - - 0 1";
-    let (cut, stored) = ask(queen_down, -200, false);
+    let (cut, stored) = ask(queen_down, -200, NodeKind::Cut);
     assert!(
         cut.is_some_and(|s| s >= 0),
         "cut at the raised beta: {cut:?}"
     );
     assert_eq!(stored, Some((true, Bound::Lower)));
     assert_eq!(
-        ask(queen_down, 1_000, false).0,
+        ask(queen_down, 1_000, NodeKind::Cut).0,
         None,
         "no exchange reaches it"
     );
-    assert_eq!(ask(queen_down, -200, true).0, None, "not on a PV line");
+    assert_eq!(
+        ask(queen_down, -200, NodeKind::Pv).0,
+        None,
+        "not on a PV line"
+    );
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    assert_eq!(ask(start, -500, false).0, None, "no capture");
+    assert_eq!(ask(start, -500, NodeKind::Cut).0, None, "no capture");
 }
 
 /// Razoring, asked of nodes near the horizon: at depth 3 the static evaluation must lie more
@@ -777,12 +781,12 @@ fn probcut_cuts_on_a_capture_that_clears_a_raised_beta() {
 /// against a mate score.
 #[test]
 fn razoring_needs_an_evaluation_far_below_alpha_near_the_horizon() {
-    use super::alphabeta::Node;
+    use super::alphabeta::{Node, NodeKind};
     use super::pruning::razor;
     let node = Node {
         depth: 3,
         ply: 4,
-        pv_node: false,
+        kind: NodeKind::Cut,
         in_check: false,
         excluded: Move::NULL,
         singular: Move::NULL,
@@ -791,7 +795,7 @@ fn razoring_needs_an_evaluation_far_below_alpha_near_the_horizon() {
     assert!(!razor(node, 0, -1_650));
     assert!(!razor(
         Node {
-            pv_node: true,
+            kind: NodeKind::Pv,
             ..node
         },
         0,
