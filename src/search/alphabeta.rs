@@ -6,7 +6,7 @@ use super::ordering::{is_good_capture_score, TriedCaptures};
 use super::picker::Picker;
 use super::pruning;
 use super::tt::{Bound, TtEntry, NO_EVAL};
-use super::worker::Worker;
+use super::worker::{NodeLists, Worker};
 use super::{from_tt, to_tt, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::board::Position;
 use crate::core::{Color, Move, MoveList};
@@ -76,8 +76,8 @@ impl Worker<'_> {
         pos: &Position,
         depth: i32,
         ply: usize,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         kind: NodeKind,
         in_check: bool,
     ) -> i32 {
@@ -89,7 +89,7 @@ impl Worker<'_> {
         if !self.enter_node(ply) {
             return 0;
         }
-        let mut node = Node {
+        let node = Node {
             depth,
             ply,
             kind,
@@ -97,6 +97,22 @@ impl Worker<'_> {
             excluded: self.excluded[ply],
             singular: Move::NULL,
         };
+        let mut lists = self.take_lists();
+        let score = self.interior(pos, node, alpha, beta, &mut lists);
+        self.give_back_lists(lists);
+        score
+    }
+
+    /// Steps 2 to 13: the search of a node above the horizon, whose moves go in `lists`.
+    fn interior(
+        &mut self,
+        pos: &Position,
+        mut node: Node,
+        mut alpha: i32,
+        mut beta: i32,
+        lists: &mut NodeLists,
+    ) -> i32 {
+        let (ply, in_check) = (node.ply, node.in_check);
         // Step 2. Draws by repetition within the search, before anything else.
         if self.is_repetition(pos) {
             return 0;
@@ -118,10 +134,9 @@ impl Worker<'_> {
         // nor the null move prunes); game ends by the variant's rules (mate, stalemate, 50 moves,
         // its own wins), and the deepest ply, end the node. Elsewhere the ends that do not need
         // the moves are looked at here, and the moves wait until the node is not pruned.
-        let mut moves = MoveList::new();
         let generated = in_check || pos.turn() == Color::Neutral;
         if let Some(score) = if generated {
-            self.generate_or_end(pos, node, &mut moves, false)
+            self.generate_or_end(pos, node, &mut lists.moves, false)
         } else {
             self.end_before_moves(pos, node)
         } {
@@ -129,7 +144,7 @@ impl Worker<'_> {
         }
         // Step 5a. A third party's ply by its policy.
         if pos.turn() == Color::Neutral {
-            if let Some(score) = self.third_party_node(pos, &moves, node, alpha, beta) {
+            if let Some(score) = self.third_party_node(pos, &lists.moves, node, alpha, beta) {
                 return score;
             }
         }
@@ -170,13 +185,13 @@ impl Worker<'_> {
         // Step 7a. The moves, out of check: having none ends the game (stalemate, or the
         // variant's own end).
         if !generated {
-            if let Some(score) = self.generate_or_end(pos, node, &mut moves, true) {
+            if let Some(score) = self.generate_or_end(pos, node, &mut lists.moves, true) {
                 return score;
             }
         }
         // Step 7b. ProbCut: a capture that beats beta by a margin in a shallower search is
         // taken to beat beta at full depth.
-        if let Some(score) = self.probcut(pos, node, &moves, beta, static_eval, tt_entry) {
+        if let Some(score) = self.probcut(pos, node, &lists.moves, beta, static_eval, tt_entry) {
             self.depth_limited = true;
             return score;
         }
@@ -187,15 +202,16 @@ impl Worker<'_> {
         // Step 8a. Singular extension: the table's move is searched a ply deeper when every
         // other move falls well short of its score; when even the others beat beta, the node
         // is cut (several moves refute it).
-        match self.singular(pos, node, tt_entry, &moves, beta) {
+        match self.singular(pos, node, tt_entry, &lists.moves, beta) {
             pruning::Singular::Extend => node.singular = tt_move,
             pruning::Singular::Cut(score) => return score,
             pruning::Singular::No => {}
         }
         // Steps 9 to 12. Try the moves.
-        let picker = self.picker(pos, &mut moves, ply, tt_move);
+        let picker = self.picker(pos, &mut lists.moves, &mut lists.scores, ply, tt_move);
+        let quiets_tried = &mut lists.quiets;
         let Some((best, best_move)) =
-            self.search_moves(pos, picker, node, static_eval, alpha, beta)
+            self.search_moves(pos, picker, quiets_tried, node, static_eval, alpha, beta)
         else {
             return 0;
         };
@@ -278,12 +294,15 @@ impl Worker<'_> {
     }
 
     /// Steps 9 to 12: tries the moves, best-looking first, the first with a full window and the
-    /// rest with a null window, pruning and reducing late quiet moves. The best score and move,
-    /// none if the search stopped.
+    /// rest with a null window, pruning and reducing late quiet moves (and listing the quiet
+    /// moves it tried in `quiets_tried`, empty at first). The best score and move, none if the
+    /// search stopped.
+    #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
         pos: &Position,
         mut picker: Picker,
+        quiets_tried: &mut MoveList,
         node: Node,
         static_eval: i32,
         mut alpha: i32,
@@ -293,7 +312,6 @@ impl Worker<'_> {
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut index = 0;
-        let mut quiets_tried = MoveList::new();
         let mut captures_tried = TriedCaptures::new();
         let may_prune = !node.pv_node() && !node.in_check;
         // With helpers, a move after the first whose position another thread is searching waits
@@ -400,7 +418,7 @@ impl Worker<'_> {
                 // Step 12. A quiet move that refutes: remember it at this ply and in the history,
                 // and count against the quiet moves tried before it.
                 if quiet {
-                    self.reward_quiet_cutoff(pos, m, node.ply, node.depth, &quiets_tried);
+                    self.reward_quiet_cutoff(pos, m, node.ply, node.depth, quiets_tried);
                 }
                 let best_capture = (!quiet).then_some(m);
                 self.reward_captures(pos, best_capture, node.depth, &captures_tried);

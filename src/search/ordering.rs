@@ -3,7 +3,7 @@
 //! continuation history, then captures that lose material by static exchange), and the tables
 //! that learn from the moves that refute.
 
-use super::picker::Picker;
+use super::picker::{Picker, Scores};
 use super::worker::{LinePly, Worker};
 use crate::board::Position;
 use crate::core::{Color, Move, MoveKind, MoveList, Square, MAX_KINDS, NUM_SQUARES};
@@ -46,6 +46,7 @@ impl Worker<'_> {
         &self,
         pos: &Position,
         moves: &'m mut MoveList,
+        scores: &'m mut Scores,
         ply: usize,
         tt_move: Move,
     ) -> Picker<'m> {
@@ -54,7 +55,7 @@ impl Worker<'_> {
         let counter = before[0].map_or(Move::NULL, |k| {
             self.tables.counter[counter_index(pos.turn(), k, self.keys)]
         });
-        Picker::new(moves, |m| {
+        Picker::new(moves, scores, |m| {
             if m == tt_move {
                 ORDER_TT
             } else if variant.rulings().is_noisy(pos, m) {

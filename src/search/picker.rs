@@ -4,42 +4,59 @@
 use crate::core::moves::MAX_MOVES;
 use crate::core::{Move, MoveList};
 
+/// Room for a picker's scores, one per move: kept from node to node (see `NodeLists`), since
+/// building a fresh array of `MAX_MOVES` at every node costs more than most nodes search.
+pub struct Scores {
+    fixed: [i32; MAX_MOVES],
+    /// Every move's score instead of `fixed`, in the rare list that spilled past `MAX_MOVES` to
+    /// the heap (an Afterlife turn with every free step and Destiny); empty otherwise.
+    spilled: Vec<i32>,
+}
+
+impl Default for Scores {
+    fn default() -> Self {
+        Scores {
+            fixed: [0; MAX_MOVES],
+            spilled: Vec::new(),
+        }
+    }
+}
+
 /// A move list, borrowed and reordered in place, with a score per move.
 pub struct Picker<'a> {
     moves: &'a mut MoveList,
-    scores: [i32; MAX_MOVES],
-    /// Every move's score instead of `scores`, in the rare list that spilled past `MAX_MOVES` to
-    /// the heap (an Afterlife turn with every free step and Destiny); empty otherwise.
-    spilled: Vec<i32>,
+    scores: &'a mut Scores,
     next: usize,
 }
 
 impl<'a> Picker<'a> {
-    /// Scores every move of `moves` with `score`.
-    pub fn new(moves: &'a mut MoveList, score: impl Fn(Move) -> i32) -> Picker<'a> {
-        let mut scores = [0; MAX_MOVES];
-        let mut spilled = Vec::new();
+    /// Scores every move of `moves` with `score`, into `scores`.
+    pub fn new(
+        moves: &'a mut MoveList,
+        scores: &'a mut Scores,
+        score: impl Fn(Move) -> i32,
+    ) -> Picker<'a> {
+        scores.spilled.clear();
         if moves.len() <= MAX_MOVES {
-            for (s, &m) in scores.iter_mut().zip(moves.iter()) {
+            for (s, &m) in scores.fixed.iter_mut().zip(moves.iter()) {
                 *s = score(m);
             }
         } else {
-            spilled = moves.iter().map(|&m| score(m)).collect();
+            scores.spilled.extend(moves.iter().map(|&m| score(m)));
         }
         Picker {
             moves,
             scores,
-            spilled,
             next: 0,
         }
     }
 
     /// The scores, one per move.
     fn scores_mut(&mut self) -> &mut [i32] {
-        if self.spilled.is_empty() {
-            &mut self.scores[..]
+        if self.scores.spilled.is_empty() {
+            &mut self.scores.fixed[..]
         } else {
-            &mut self.spilled[..]
+            &mut self.scores.spilled[..]
         }
     }
 
@@ -81,10 +98,10 @@ impl<'a> Picker<'a> {
     /// The score of the move handed out last.
     pub fn last_score(&self) -> i32 {
         let i = self.next.saturating_sub(1);
-        if self.spilled.is_empty() {
-            self.scores[i]
+        if self.scores.spilled.is_empty() {
+            self.scores.fixed[i]
         } else {
-            self.spilled[i]
+            self.scores.spilled[i]
         }
     }
 }
@@ -95,10 +112,12 @@ mod tests {
     use crate::core::Square;
 
     /// Moves numbered by their index, scored by a permutation of it, both below and past
-    /// `MAX_MOVES`: the picker hands them out best first.
+    /// `MAX_MOVES`: the picker hands them out best first, with the same room for scores reused
+    /// from list to list (a short list after a spilled one included).
     #[test]
     fn hands_out_best_first_in_short_and_spilled_lists() {
-        for len in [5, MAX_MOVES, MAX_MOVES + 40] {
+        let mut scores = Scores::default();
+        for len in [5, MAX_MOVES, MAX_MOVES + 40, 7, MAX_MOVES + 3, 4] {
             let mut list = MoveList::new();
             for i in 0..len {
                 let (a, b) = (i % 120, (i / 120) % 120);
@@ -108,7 +127,7 @@ mod tests {
                 ));
             }
             let score = |m: Move| ((m.from().index() * 37 + m.to().index() * 11) % 101) as i32;
-            let mut picker = Picker::new(&mut list, score);
+            let mut picker = Picker::new(&mut list, &mut scores, score);
             let mut last = i32::MAX;
             let mut count = 0;
             while let Some(m) = picker.next() {

@@ -245,14 +245,15 @@ impl Worker<'_> {
             return None;
         }
         let variant = self.shared.variant;
-        let mut noisy = MoveList::new();
+        let mut lists = self.take_lists();
         for &m in moves.iter() {
             if variant.rulings().is_noisy(pos, m) && !self.see_below(pos, m, raised - static_eval) {
-                noisy.push(m);
+                lists.moves.push(m);
             }
         }
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
-        let mut picker = self.picker(pos, &mut noisy, node.ply, tt_move);
+        let mut picker = self.picker(pos, &mut lists.moves, &mut lists.scores, node.ply, tt_move);
+        let mut found = None;
         let mut child_slot = None;
         let shallow = Node {
             depth: node.depth - PROBCUT_REDUCTION,
@@ -270,7 +271,8 @@ impl Worker<'_> {
             }
             self.path.pop();
             if self.aborted {
-                return Some(0);
+                found = Some(0);
+                break;
             }
             if score >= raised {
                 // Stored as searched a ply deeper than the child was: the node's own depth.
@@ -279,10 +281,12 @@ impl Worker<'_> {
                     ..node
                 };
                 self.store_tt(pos, stored, score, m, alpha, raised, static_eval);
-                return Some(score);
+                found = Some(score);
+                break;
             }
         }
-        None
+        self.give_back_lists(lists);
+        found
     }
 
     /// Whether ProbCut is tried at the node (see `probcut`), whose beta is raised to `raised`.

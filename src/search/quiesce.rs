@@ -2,7 +2,7 @@
 //! searched, so the static evaluation is read in quiet positions only.
 
 use super::tt::{Bound, TtEntry, NO_EVAL};
-use super::worker::Worker;
+use super::worker::{NodeLists, Worker};
 use super::{from_tt, to_tt, INFINITY, MAX_PLY};
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, MAX_KINDS};
@@ -27,22 +27,38 @@ impl Worker<'_> {
         &mut self,
         pos: &Position,
         ply: usize,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         in_check: bool,
     ) -> i32 {
         if !self.enter_node(ply) {
             return 0;
         }
-        let variant = self.shared.variant;
         if ply >= MAX_PLY - 1 || self.quiesce_plies >= QUIESCE_PLIES {
             return self.static_eval(pos);
         }
-        let mut moves = MoveList::new();
+        let mut lists = self.take_lists();
+        let score = self.quiesce_node(pos, ply, alpha, beta, in_check, &mut lists);
+        self.give_back_lists(lists);
+        score
+    }
+
+    /// The quiescence search of a node within the line's limits, whose moves go in `lists`.
+    fn quiesce_node(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        in_check: bool,
+        lists: &mut NodeLists,
+    ) -> i32 {
+        let variant = self.shared.variant;
+        let moves = &mut lists.moves;
         // A third party's ply in quiescence: the seeded choice when it is known, else its pass.
         let policy = self.shared.limits.third_party.policy;
         if pos.turn() == Color::Neutral && policy != Policy::Engine {
-            return self.quiesce_third_party(pos, &mut moves, ply, alpha, beta);
+            return self.quiesce_third_party(pos, moves, ply, alpha, beta);
         }
         let stand_pat;
         let alpha_in = alpha;
@@ -51,7 +67,7 @@ impl Worker<'_> {
         // Every evasion, so that mate is found, while the line has quiet moves to spare.
         let evasions = in_check && self.quiesce_quiet < QUIESCE_EVASIONS;
         if in_check {
-            variant.legal_moves_checked(pos, true, &mut moves);
+            variant.legal_moves_checked(pos, true, moves);
             if let Some(outcome) = variant.rulings().outcome(pos, moves.len(), &[]) {
                 return self.outcome_score(outcome, pos, ply);
             }
@@ -97,13 +113,13 @@ impl Worker<'_> {
             if in_check {
                 moves.retain(|m| variant.rulings().is_noisy(pos, m));
             } else {
-                variant.noisy_moves(pos, false, &mut moves);
+                variant.noisy_moves(pos, false, moves);
             }
         }
         let mut best = stand_pat;
         let mut best_move = Move::NULL;
         alpha = alpha.max(best);
-        let mut picker = self.picker(pos, &mut moves, ply, tt_move);
+        let mut picker = self.picker(pos, moves, &mut lists.scores, ply, tt_move);
         let mut child_slot = None;
         while let Some(m) = picker.next() {
             if !evasions && self.quiesce_skips(pos, m, stand_pat, alpha) {
@@ -129,8 +145,14 @@ impl Worker<'_> {
         }
         // The first ply below the horizon also tries the quiet checks, unless a noisy move cut.
         if self.quiet_checks_on && !in_check && best < beta && self.quiesce_plies == 0 {
-            (best, best_move) =
-                self.quiesce_quiet_checks(pos, &mut moves, ply, alpha, beta, (best, best_move));
+            (best, best_move) = self.quiesce_quiet_checks(
+                pos,
+                &mut lists.moves,
+                ply,
+                alpha,
+                beta,
+                (best, best_move),
+            );
             if self.aborted {
                 return 0;
             }

@@ -632,7 +632,8 @@ fn capture_history_reorders_captures_by_their_cutoffs() {
     let first_capture = |w: &mut worker::Worker| {
         let mut moves = MoveList::new();
         v.legal_moves(&pos, &mut moves);
-        let mut picker = w.picker(&pos, &mut moves, 1, Move::NULL);
+        let mut scores = picker::Scores::default();
+        let mut picker = w.picker(&pos, &mut moves, &mut scores, 1, Move::NULL);
         std::iter::from_fn(|| picker.next())
             .find(|&m| m == exf5 || m == exd5)
             .unwrap()

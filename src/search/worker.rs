@@ -1,12 +1,14 @@
 //! One search thread: its path, its node count and the stop checks, and its killers and history
 //! (kept from one search of a game to the next in `tables`); the transposition table and the
 //! stop flag are shared. Also what every kind of node asks of the thread: whose
-//! point of view it is scored from, the static evaluation, and the score of a game's end.
+//! point of view it is scored from, the static evaluation, the score of a game's end, and the
+//! move lists it works in.
 
+use super::picker::Scores;
 use super::tables::ThreadTables;
 use super::{Shared, MATE, MAX_PLY};
 use crate::board::Position;
-use crate::core::{Color, KindSet, Move, PieceKind, Square};
+use crate::core::{Color, KindSet, Move, MoveList, PieceKind, Square};
 use crate::eval::{Eval, PawnCache};
 use crate::third_party::Policy;
 use crate::variants::Outcome;
@@ -28,6 +30,16 @@ pub(super) enum LinePly {
     /// A third party's pass: it changes nothing on the board, so the moves before it stay the
     /// ones a reply answers.
     Passed,
+}
+
+/// The lists one node works in: its moves, their order scores and the quiet moves it tried.
+/// Each is larger than most nodes' whole work to fill with blanks, so a thread keeps a stack
+/// of them (`Worker::take_lists`) rather than building them afresh at every node.
+#[derive(Default)]
+pub(super) struct NodeLists {
+    pub(super) moves: MoveList,
+    pub(super) scores: Scores,
+    pub(super) quiets: MoveList,
 }
 
 /// One search thread.
@@ -78,6 +90,8 @@ pub(super) struct Worker<'a> {
     /// Whether the game's checks are the tables' (`SearchSwitches::checks_from_tables`), so
     /// that a quiet move may be pruned unmade.
     pub(super) check_screen_on: bool,
+    /// Lists for the nodes of the line being searched, by `take_lists` and `give_back_lists`.
+    lists: Vec<Box<NodeLists>>,
 }
 
 impl<'a> Worker<'a> {
@@ -121,7 +135,22 @@ impl<'a> Worker<'a> {
             capture_history_on: shared.variant.switches().capture_history(),
             quiet_checks_on: shared.variant.switches().quiet_checks_in_quiescence(),
             check_screen_on: shared.variant.switches().checks_from_tables(),
+            lists: Vec::new(),
         }
+    }
+
+    /// Lists for a node, emptied: the stack's top, or new ones at a depth the line has not
+    /// reached before. Handed back by `give_back_lists` when the node ends.
+    pub(super) fn take_lists(&mut self) -> Box<NodeLists> {
+        let mut lists = self.lists.pop().unwrap_or_default();
+        lists.moves.clear();
+        lists.quiets.clear();
+        lists
+    }
+
+    /// Returns a node's lists to the stack for the next node.
+    pub(super) fn give_back_lists(&mut self, lists: Box<NodeLists>) {
+        self.lists.push(lists);
     }
 
     pub(super) fn is_main(&self) -> bool {
