@@ -106,19 +106,70 @@ fn ridden_onto(
     by: Color,
 ) -> bool {
     let t = &rules.tables;
-    for r in t.rider_lines(by, sq) & riders & occ {
-        let Some(back) = t.toward(sq, r) else {
-            continue;
-        };
-        if t.first_blocker(back, sq, occ) != Some(r) {
+    (t.rider_lines(by, sq) & riders & occ)
+        .into_iter()
+        .any(|r| rides_onto(rules, pos, sq, occ, r, by))
+}
+
+/// Whether the rider on `r` (colour `by`), on one of the lines a rider of `by` could come along
+/// to `sq`, captures onto `sq` with `occ` as blockers: it is the first piece on its ray from
+/// `sq`, and its kind captures that way from its square and within its range.
+#[inline(always)]
+fn rides_onto(
+    rules: &Rules,
+    pos: &Position,
+    sq: Square,
+    occ: Bitboard,
+    r: Square,
+    by: Color,
+) -> bool {
+    let t = &rules.tables;
+    let Some(back) = t.toward(sq, r) else {
+        return false;
+    };
+    t.first_blocker(back, sq, occ) == Some(r)
+        && t.rides_to(
+            t.capture_rides(by, pos.piece_at(r).kind()),
+            back.opposite(),
+            r,
+            sq,
+        )
+}
+
+/// The pieces of `theirs` (all of colour `by`) that capture onto `sq` by their table movement,
+/// with `occ` as blockers: the set `table_attacked` asks about one piece at a time, found in one
+/// pass (static exchange evaluation looks for the least valuable of them at every capture).
+pub fn table_attackers(
+    rules: &Rules,
+    pos: &Position,
+    sq: Square,
+    occ: Bitboard,
+    theirs: Bitboard,
+    by: Color,
+) -> Bitboard {
+    let t = &rules.tables;
+    let mut found = Bitboard::EMPTY;
+    for kind in t.leap_attack_kinds(by) {
+        let of_kind = pos.kind_bb(kind) & theirs;
+        if of_kind.is_empty() {
             continue;
         }
-        let rides = t.capture_rides(by, pos.piece_at(r).kind());
-        if t.rides_to(rides, back.opposite(), r, sq) {
-            return true;
+        found |= t.leap_capturers(by, kind, sq) & of_kind;
+        if t.has_lame_capture(by, kind) {
+            for l in t.lame_capturers(by, kind, sq) {
+                if of_kind.contains(l.square) && (l.via & occ).is_empty() {
+                    found |= Bitboard::from_square(l.square);
+                }
+            }
         }
     }
-    false
+    let riders = pos.kinds_bb(t.ride_attack_kinds(by)) & theirs;
+    for r in t.rider_lines(by, sq) & riders & occ {
+        if rides_onto(rules, pos, sq, occ, r, by) {
+            found |= Bitboard::from_square(r);
+        }
+    }
+    found
 }
 
 /// Attackers of one colour made ready to test many squares against (a royal piece's targets):

@@ -22,7 +22,7 @@ mod play;
 pub mod reference;
 
 pub use crate::board::ep_capturable;
-pub use attacks::{attacked_by, table_attacked};
+pub use attacks::{attacked_by, table_attacked, table_attackers};
 pub use checks::CheckScreen;
 pub use generate::{en_passant, moves_of, pseudo_legal, pseudo_legal_noisy, push_target};
 pub use hooks::{default_rights, Hooks, Rights, Rulings, Shortcuts};

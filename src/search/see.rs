@@ -8,6 +8,7 @@
 
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Move, MoveKind, PieceKind, Square};
+use crate::movegen;
 use crate::variants::Variant;
 
 /// Captures counted on one square at most (a board holds fewer pieces that can reach one square).
@@ -24,10 +25,13 @@ pub(super) fn kinds_by_value(
 }
 
 /// The piece of `side` that captures on `sq` with `occupied` as the board's pieces, the least
-/// valuable of them by `kinds` (ordered least valuable first); none if no piece can.
+/// valuable of them by `kinds` (ordered least valuable first), the first by square among those
+/// of its kind; none if no piece can. `by_tables` (`SearchSwitches::attacks_from_tables`) finds
+/// them all in one pass, else the game's test is asked kind by kind.
 fn least_valuable_attacker(
     variant: &dyn Variant,
     kinds: &[PieceKind],
+    by_tables: bool,
     pos: &Position,
     sq: Square,
     side: Color,
@@ -35,6 +39,18 @@ fn least_valuable_attacker(
 ) -> Option<Square> {
     let defender = side.opponent();
     let theirs = pos.color_bb(side) & occupied & !Bitboard::from_square(sq);
+    if by_tables {
+        let rules = variant.rules();
+        let attackers = movegen::table_attackers(rules, pos, sq, occupied, theirs, side);
+        if attackers.is_empty() {
+            return None;
+        }
+        return kinds
+            .iter()
+            .map(|&k| attackers & pos.kind_bb(k))
+            .find(|of_kind| of_kind.nonempty())
+            .and_then(Bitboard::first);
+    }
     if !variant.attacked_by(pos, sq, defender, occupied, theirs) {
         return None;
     }
@@ -56,11 +72,12 @@ fn least_valuable_attacker(
 /// The static exchange evaluation of the legal move `m` in `pos`, in the units of `value`:
 /// negative when the move loses material on its target square. A move of a kind that does not
 /// put a piece on `to` (castling, a pass, the game's own kinds) and a third party's ply are
-/// worth the material they win at once.
+/// worth the material they win at once. `by_tables` as in `least_valuable_attacker`.
 pub(super) fn see(
     variant: &dyn Variant,
     value: &dyn Fn(PieceKind) -> i32,
     kinds: &[PieceKind],
+    by_tables: bool,
     pos: &Position,
     m: Move,
 ) -> i32 {
@@ -91,7 +108,8 @@ pub(super) fn see(
     let mut d = 0;
     let mut side = us.opponent();
     while d + 1 < SEE_DEPTH {
-        let Some(a) = least_valuable_attacker(variant, kinds, pos, to, side, occupied) else {
+        let Some(a) = least_valuable_attacker(variant, kinds, by_tables, pos, to, side, occupied)
+        else {
             break;
         };
         let kind = pos.piece_at(a).kind();
@@ -131,7 +149,13 @@ mod tests {
         let m = parse_san(v, &pos, Dialect::Uci, san).unwrap();
         let value = |k: PieceKind| textbook(v.rules().kinds[k.index()].spec.letter);
         let kinds = kinds_by_value(v, &value);
-        see(v, &value, &kinds, &pos, m)
+        let generic = see(v, &value, &kinds, false, &pos, m);
+        assert_eq!(
+            see(v, &value, &kinds, true, &pos, m),
+            generic,
+            "by the tables"
+        );
+        generic
     }
 
     /// FIDE values as textbooks give them (the King is never captured).

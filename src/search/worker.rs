@@ -90,6 +90,9 @@ pub(super) struct Worker<'a> {
     /// Whether the game's checks are the tables' (`SearchSwitches::checks_from_tables`), so
     /// that a quiet move may be pruned unmade.
     pub(super) check_screen_on: bool,
+    /// Whether static exchanges find a square's attackers by the tables
+    /// (`SearchSwitches::attacks_from_tables`).
+    see_by_tables: bool,
     /// Lists for the nodes of the line being searched, by `take_lists` and `give_back_lists`.
     lists: Vec<Box<NodeLists>>,
 }
@@ -135,6 +138,7 @@ impl<'a> Worker<'a> {
             capture_history_on: shared.variant.switches().capture_history(),
             quiet_checks_on: shared.variant.switches().quiet_checks_in_quiescence(),
             check_screen_on: shared.variant.switches().checks_from_tables(),
+            see_by_tables: shared.variant.switches().attacks_from_tables(),
             lists: Vec::new(),
         }
     }
@@ -303,6 +307,7 @@ impl<'a> Worker<'a> {
             self.shared.variant,
             &|k| self.eval.value(k),
             &self.see_kinds,
+            self.see_by_tables,
             pos,
             m,
         )

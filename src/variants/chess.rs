@@ -226,6 +226,10 @@ impl SearchSwitches for Chess {
     fn checks_from_tables(&self) -> bool {
         true
     }
+
+    fn attacks_from_tables(&self) -> bool {
+        true
+    }
 }
 
 impl Presentation for Chess {}

@@ -138,6 +138,10 @@ impl SearchSwitches for Divergent {
     fn checks_from_tables(&self) -> bool {
         true
     }
+
+    fn attacks_from_tables(&self) -> bool {
+        true
+    }
 }
 
 impl Presentation for Divergent {}

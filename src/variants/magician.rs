@@ -218,6 +218,10 @@ impl SearchSwitches for Magician {
     fn eval_features(&self, pos: &Position, out: &mut [i32]) {
         magic_features(&self.rules, pos, out)
     }
+
+    fn attacks_from_tables(&self) -> bool {
+        true
+    }
 }
 
 /// The game's own evaluation terms, both about the pawns one step from the rank whose entry

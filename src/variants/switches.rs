@@ -98,4 +98,14 @@ pub trait SearchSwitches: Send + Sync {
     fn checks_from_tables(&self) -> bool {
         false
     }
+
+    /// Whether a capture onto a square is exactly what the tables' movement of the other side's
+    /// pieces allows (the default `Hooks::attacked` and `Hooks::attackers`), so that static
+    /// exchange evaluation may find every attacker of a square in one pass
+    /// (`movegen::table_attackers`) instead of asking the game's test piece by piece. A test
+    /// holds every game that turns it on to it, comparing both over random games. Read once
+    /// per search. Default: off (a game's own attacks: explosions, Bobbers, protected pieces).
+    fn attacks_from_tables(&self) -> bool {
+        false
+    }
 }

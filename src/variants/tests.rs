@@ -154,6 +154,36 @@ fn the_check_screen_passes_over_no_check() {
     assert!(games >= 2);
 }
 
+/// In every game that says its captures are the tables' (`attacks_from_tables`), the attackers
+/// `movegen::table_attackers` finds on a move's target, for either side, are exactly the pieces
+/// that the game's own test (`Variant::attacked_by`) says capture there one by one, with the
+/// moving piece lifted as static exchange evaluation sees the board; at every playout position.
+#[test]
+fn the_tables_find_every_attacker_where_a_game_says_so() {
+    let mut games = 0;
+    for v in all().iter().filter(|v| v.switches().attacks_from_tables()) {
+        games += 1;
+        let mut found = 0;
+        for_each_playout_position(*v, |pos, moves| {
+            for &m in moves.iter() {
+                let (sq, occ) = (m.to(), pos.occupied() & !Bitboard::from_square(m.from()));
+                for side in Color::PLAYERS {
+                    let theirs = pos.color_bb(side) & occ & !Bitboard::from_square(sq);
+                    let fast = movegen::table_attackers(v.rules(), pos, sq, occ, theirs, side);
+                    let one =
+                        |p| v.attacked_by(pos, sq, side.opponent(), occ, Bitboard::from_square(p));
+                    let slow: Vec<Square> = theirs.into_iter().filter(|&p| one(p)).collect();
+                    let fast: Vec<Square> = fast.into_iter().collect();
+                    assert_eq!(fast, slow, "{}: {} {m:?} {side:?}", v.name(), v.fen(pos));
+                    found += fast.len();
+                }
+            }
+        });
+        assert!(found >= 10_000, "{}: {found} attackers", v.name());
+    }
+    assert!(games >= 3);
+}
+
 #[test]
 fn no_capture_ends_where_it_starts() {
     // `SquareTest::attacked_squares` counts on it: a piece's own square is attacked only by the
