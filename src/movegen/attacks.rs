@@ -106,9 +106,12 @@ fn ridden_onto(
     by: Color,
 ) -> bool {
     let t = &rules.tables;
-    (t.rider_lines(by, sq) & riders & occ)
-        .into_iter()
-        .any(|r| rides_onto(rules, pos, sq, occ, r, by))
+    for r in t.rider_lines(by, sq) & riders & occ {
+        if rides_onto(rules, pos, sq, occ, r, by) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the rider on `r` (colour `by`), on one of the lines a rider of `by` could come along
