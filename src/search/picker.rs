@@ -75,13 +75,11 @@ impl<'a> Picker<'a> {
             return None;
         }
         loop {
-            let scores = self.scores_mut();
-            let mut best = next;
-            for i in next + 1..n {
-                if scores[i] > scores[best] {
-                    best = i;
-                }
-            }
+            // The first of the best-scored: the maximum, then where it first stands (two passes
+            // that vector instructions speed up, against one whose every step waits for the last).
+            let rest = &self.scores_mut()[next..n];
+            let top = rest.iter().copied().max().unwrap_or(i32::MIN);
+            let best = next + rest.iter().position(|&s| s == top).unwrap_or(0);
             let m = self.moves.as_slice()[best];
             let scores = self.scores_mut();
             if let Some(lower) = demote(m, scores[best]).filter(|&s| s < scores[best]) {
