@@ -515,6 +515,18 @@ fn enemy_king_zone(rules: &Rules, pos: &Position, c: Color) -> Bitboard {
 
 /// Kinds counted for mobility that capture riding both ways along files without a range, in a
 /// game with pawn-like kinds (whose files they open): FIDE's rook and queen.
+/// The game's only pawn-like kind, if it captures by leaps alone in both colours.
+fn lone_pawn(rules: &Rules) -> Option<PieceKind> {
+    let mut pawns = rules.pawns.into_iter();
+    let (Some(k), None) = (pawns.next(), pawns.next()) else {
+        return None;
+    };
+    let leaps_alone = Color::PLAYERS
+        .into_iter()
+        .all(|c| rules.tables.capture_rides(c, k).dirs == 0);
+    leaps_alone.then_some(k)
+}
+
 fn file_riders(rules: &Rules) -> KindSet {
     if rules.pawns.is_empty() {
         return KindSet::default();
@@ -608,6 +620,9 @@ pub struct Eval {
     attack_span: Vec<Bitboard>,
     /// Kinds with a file bonus.
     file_riders: KindSet,
+    /// The game's only pawn-like kind, where it captures by leaps alone: its attacks are then
+    /// the pawn terms' `leaps`, which the threat terms take from the pawn cache.
+    lone_pawn: Option<PieceKind>,
     /// The threat weights (`Layout::threats`), and whether any is not 0 (else the attacks
     /// they need are not worked out).
     threats: [S; 3],
@@ -841,6 +856,7 @@ impl Eval {
             open_file: layout.open_file.map(|i| i.map_or(S::default(), p)),
             half_open_file: layout.half_open_file.map(|i| i.map_or(S::default(), p)),
             file_riders: file_riders(rules),
+            lone_pawn: lone_pawn(rules),
             threats,
             threats_on: threats.iter().any(|&t| t != S::default()),
             safe_check,
@@ -1056,7 +1072,8 @@ impl Eval {
             }
         }
         coef[layout.king_danger] = f64::from(danger) / f64::from(KING_DANGER_DIVISOR);
-        let [w, b] = self.threat_counts(rules, pos, &mut attacks);
+        let leaps = Color::PLAYERS.map(|c| self.pawn_leaps(rules, pos, c));
+        let [w, b] = self.threat_counts(rules, pos, &leaps, &mut attacks);
         for ((i, w), b) in layout.threats.into_iter().zip(w).zip(b) {
             coef[i] += f64::from(w - b);
         }
@@ -1269,7 +1286,7 @@ impl Eval {
             |k: PieceKind, a: Bitboard| b[k.index()] |= a,
         );
         let mut score = white - black;
-        let [w, b] = self.threat_counts(rules, pos, &mut attacks);
+        let [w, b] = self.threat_counts(rules, pos, leaps, &mut attacks);
         for ((weight, w), b) in self.threats.into_iter().zip(w).zip(b) {
             score += weight * (w - b);
         }
@@ -1286,11 +1303,23 @@ impl Eval {
 
     /// Adds to `attacks` those of the kinds of `c` that mobility leaves out (pawn-like and
     /// royal): per kind, the squares its pieces capture on by leaps and rides (not by lame
-    /// leaps or a game's own captures, which the threat terms leave out).
-    fn other_attacks(&self, rules: &Rules, pos: &Position, c: Color, attacks: &mut Attacks) {
+    /// leaps or a game's own captures, which the threat terms leave out). `pawn_leaps` is what
+    /// the pawn-like pieces of `c` capture on by leaps (`PawnTerms::leaps`).
+    fn other_attacks(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        c: Color,
+        pawn_leaps: Bitboard,
+        attacks: &mut Attacks,
+    ) {
         let t = &rules.tables;
         let occ = pos.occupied();
         for k in PieceKind::all(rules.num_kinds()).filter(|k| !self.mobile.contains(*k)) {
+            if self.lone_pawn == Some(k) {
+                attacks[k.index()] |= pawn_leaps;
+                continue;
+            }
             let rides = t.capture_rides(c, k);
             for sq in pos.pieces(c, k) {
                 attacks[k.index()] |= t.leap_capture(c, k, sq);
@@ -1302,15 +1331,18 @@ impl Eval {
     }
 
     /// White's and Black's threats ([`Eval::side_threats`]), with the mobile kinds' attacks of
-    /// each side (by colour) in `attacks`.
+    /// each side (by colour) in `attacks`, and what each side's pawn-like pieces capture on by
+    /// leaps in `leaps`.
     fn threat_counts(
         &self,
         rules: &Rules,
         pos: &Position,
+        leaps: &[Bitboard; 2],
         attacks: &mut [Attacks; 2],
     ) -> [[i32; 3]; 2] {
-        self.other_attacks(rules, pos, Color::White, &mut attacks[0]);
-        self.other_attacks(rules, pos, Color::Black, &mut attacks[1]);
+        let [w_leaps, b_leaps] = *leaps;
+        self.other_attacks(rules, pos, Color::White, w_leaps, &mut attacks[0]);
+        self.other_attacks(rules, pos, Color::Black, b_leaps, &mut attacks[1]);
         let [w, b] = &*attacks;
         [
             self.side_threats(rules, pos, Color::White, w, b),
