@@ -69,62 +69,114 @@ fn least_valuable_attacker(
     None
 }
 
-/// The static exchange evaluation of the legal move `m` in `pos`, in the units of `value`:
+/// How the game counts an exchange: its attack test, the values, and its kinds least valuable
+/// first, with `by_tables` as in `least_valuable_attacker`.
+pub(super) struct Counting<'a> {
+    pub(super) variant: &'a dyn Variant,
+    pub(super) value: &'a dyn Fn(PieceKind) -> i32,
+    pub(super) kinds: &'a [PieceKind],
+    pub(super) by_tables: bool,
+}
+
+/// The captures that follow a move on its target square, each side with its least valuable
+/// attacker while it has one (a royal piece only onto a square the other side no longer
+/// attacks).
+struct Exchange<'a> {
+    counting: &'a Counting<'a>,
+    pos: &'a Position,
+    to: Square,
+    occupied: Bitboard,
+    /// The kind standing on `to`, which the next capture takes.
+    on_target: PieceKind,
+    /// The side to capture next.
+    side: Color,
+}
+
+impl<'a> Exchange<'a> {
+    /// The exchange after the legal move `m` of `pos`; none for a move that puts no piece on
+    /// its target (castling, a pass, the game's own kinds) and on a third party's turn, which
+    /// are worth the material they win at once.
+    fn after(counting: &'a Counting<'a>, pos: &'a Position, m: Move) -> Option<Exchange<'a>> {
+        let us = pos.turn();
+        if us == Color::Neutral
+            || !matches!(
+                m.kind(),
+                MoveKind::Normal | MoveKind::Promotion | MoveKind::EnPassant
+            )
+        {
+            return None;
+        }
+        let mut occupied = pos.occupied() & !Bitboard::from_square(m.from());
+        if let (MoveKind::EnPassant, Some(victim)) = (m.kind(), m.aux()) {
+            occupied &= !Bitboard::from_square(victim);
+        }
+        let on_target = match (m.kind(), m.piece()) {
+            (MoveKind::Promotion, Some(k)) => k,
+            _ => pos.piece_at(m.from()).kind(),
+        };
+        Some(Exchange {
+            counting,
+            pos,
+            to: m.to(),
+            occupied,
+            on_target,
+            side: us.opponent(),
+        })
+    }
+
+    /// The value of the piece on the target square.
+    fn on_target_value(&self) -> i32 {
+        (self.counting.value)(self.on_target)
+    }
+
+    /// The next capture, if its side makes one: the value of the piece it takes.
+    fn next_capture(&mut self) -> Option<i32> {
+        let c = self.counting;
+        let (pos, to, side) = (self.pos, self.to, self.side);
+        let kinds = c.kinds;
+        let a =
+            least_valuable_attacker(c.variant, kinds, c.by_tables, pos, to, side, self.occupied)?;
+        let kind = pos.piece_at(a).kind();
+        let after = self.occupied & !Bitboard::from_square(a);
+        // A royal piece may not capture onto a square the other side still attacks.
+        if c.variant.rules().is_royal(kind)
+            && c.variant
+                .attacked_by(pos, to, side, after, pos.color_bb(side.opponent()))
+        {
+            return None;
+        }
+        let taken = self.on_target_value();
+        self.on_target = kind;
+        self.occupied = after;
+        self.side = side.opponent();
+        Some(taken)
+    }
+}
+
+/// The static exchange evaluation of the legal move `m` in `pos`, in the units of the values:
 /// negative when the move loses material on its target square. A move of a kind that does not
 /// put a piece on `to` (castling, a pass, the game's own kinds) and a third party's ply are
-/// worth the material they win at once. `by_tables` as in `least_valuable_attacker`.
-pub(super) fn see(
-    variant: &dyn Variant,
-    value: &dyn Fn(PieceKind) -> i32,
-    kinds: &[PieceKind],
-    by_tables: bool,
-    pos: &Position,
-    m: Move,
-) -> i32 {
-    let gain = variant.rulings().material_gain(pos, m, value);
-    let us = pos.turn();
-    if us == Color::Neutral
-        || !matches!(
-            m.kind(),
-            MoveKind::Normal | MoveKind::Promotion | MoveKind::EnPassant
-        )
-    {
+/// worth the material they win at once. The whole count, kept as the reference that
+/// `see_at_least`, which the search asks, is tested against.
+#[cfg(test)]
+pub(super) fn see(counting: &Counting, pos: &Position, m: Move) -> i32 {
+    let gain = counting
+        .variant
+        .rulings()
+        .material_gain(pos, m, counting.value);
+    let Some(mut exchange) = Exchange::after(counting, pos, m) else {
         return gain;
-    }
-    let rules = variant.rules();
-    let to = m.to();
-    let mut occupied = pos.occupied() & !Bitboard::from_square(m.from());
-    if let (MoveKind::EnPassant, Some(victim)) = (m.kind(), m.aux()) {
-        occupied &= !Bitboard::from_square(victim);
-    }
-    // The piece standing on `to`, which the next capture takes.
-    let mut on_target = match (m.kind(), m.piece()) {
-        (MoveKind::Promotion, Some(k)) => k,
-        _ => pos.piece_at(m.from()).kind(),
     };
     // gains[d]: what the side making capture d has won if the other side stops after it.
     let mut gains = [0; SEE_DEPTH];
     gains[0] = gain;
     let mut d = 0;
-    let mut side = us.opponent();
     while d + 1 < SEE_DEPTH {
-        let Some(a) = least_valuable_attacker(variant, kinds, by_tables, pos, to, side, occupied)
-        else {
+        let Some(taken) = exchange.next_capture() else {
             break;
         };
-        let kind = pos.piece_at(a).kind();
-        let after = occupied & !Bitboard::from_square(a);
-        // A royal piece may not capture onto a square the other side still attacks.
-        if rules.is_royal(kind)
-            && variant.attacked_by(pos, to, side, after, pos.color_bb(side.opponent()))
-        {
-            break;
-        }
         d += 1;
-        gains[d] = value(on_target) - gains[d - 1];
-        on_target = kind;
-        occupied = after;
-        side = side.opponent();
+        gains[d] = taken - gains[d - 1];
     }
     // Each side stops where going on would lose more.
     while d > 0 {
@@ -132,6 +184,46 @@ pub(super) fn see(
         d -= 1;
     }
     gains[0]
+}
+
+/// Whether the static exchange evaluation of `m` (`see`) is at least `threshold`, found
+/// without counting the whole exchange: after each capture, the side that made it keeps the
+/// exchange's result on its side of the threshold even if the other side stops or wins the
+/// capturing piece, or it does not, and the exchange is decided there.
+pub(super) fn see_at_least(counting: &Counting, pos: &Position, m: Move, threshold: i32) -> bool {
+    let gain = counting
+        .variant
+        .rulings()
+        .material_gain(pos, m, counting.value);
+    let Some(mut exchange) = Exchange::after(counting, pos, m) else {
+        return gain >= threshold;
+    };
+    // `margin`: how far the side that just captured stands above the threshold if the
+    // exchange stops here, from its point of view.
+    let mut margin = gain - threshold;
+    if margin < 0 {
+        return false;
+    }
+    // The other side's margin if it takes the piece on the target and the exchange stops.
+    margin = exchange.on_target_value() - margin;
+    if margin <= 0 {
+        return true;
+    }
+    // Whether the mover reaches the threshold as things stand, with the other side to take.
+    let mut holds = true;
+    for _ in 1..SEE_DEPTH {
+        if exchange.next_capture().is_none() {
+            break;
+        }
+        holds = !holds;
+        margin = exchange.on_target_value() - margin;
+        // The side that captured now wins even if it loses its piece: decided (ties go to the
+        // mover, who reaches the threshold at exactly 0).
+        if margin < i32::from(holds) {
+            break;
+        }
+    }
+    holds
 }
 
 #[cfg(test)]
@@ -149,13 +241,57 @@ mod tests {
         let m = parse_san(v, &pos, Dialect::Uci, san).unwrap();
         let value = |k: PieceKind| textbook(v.rules().kinds[k.index()].spec.letter);
         let kinds = kinds_by_value(v, &value);
-        let generic = see(v, &value, &kinds, false, &pos, m);
-        assert_eq!(
-            see(v, &value, &kinds, true, &pos, m),
-            generic,
-            "by the tables"
-        );
+        let counting = |by_tables| Counting {
+            variant: v,
+            value: &value,
+            kinds: &kinds,
+            by_tables,
+        };
+        let generic = see(&counting(false), &pos, m);
+        assert_eq!(see(&counting(true), &pos, m), generic, "by the tables");
+        for t in generic - 1..=generic + 1 {
+            let at_least = see_at_least(&counting(true), &pos, m, t);
+            assert_eq!(at_least, generic >= t, "threshold {t}");
+        }
         generic
+    }
+
+    /// In every game where static exchanges hold, over random playouts, `see_at_least` agrees
+    /// with the whole count for every legal move at thresholds around its result and at the
+    /// search's usual ones, by the game's attack test and (where it says so) by the tables.
+    #[test]
+    fn the_early_answer_agrees_with_the_whole_count() {
+        let mut exchanges = 0;
+        for v in variants::all().iter().filter(|v| v.switches().see_sound()) {
+            let eval = Eval::new(*v);
+            let value = |k: PieceKind| eval.value(k);
+            let kinds = kinds_by_value(*v, &value);
+            let modes = [false, v.switches().attacks_from_tables()];
+            variants::tests::for_each_playout_position(*v, |pos, moves| {
+                for &m in moves.iter() {
+                    for by_tables in modes {
+                        let counting = Counting {
+                            variant: *v,
+                            value: &value,
+                            kinds: &kinds,
+                            by_tables,
+                        };
+                        let whole = see(&counting, pos, m);
+                        for t in [whole - 1, whole, whole + 1, -300, -100, 0, 100, 300] {
+                            assert_eq!(
+                                see_at_least(&counting, pos, m, t),
+                                whole >= t,
+                                "{}: {} {m:?} threshold {t}",
+                                v.name(),
+                                v.fen(pos)
+                            );
+                        }
+                        exchanges += usize::from(whole != 0);
+                    }
+                }
+            });
+        }
+        assert!(exchanges >= 10_000, "{exchanges} moves with an exchange");
     }
 
     /// FIDE values as textbooks give them (the King is never captured).

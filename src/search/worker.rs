@@ -301,16 +301,14 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The static exchange evaluation of `m` (`see::see`).
-    pub(super) fn see(&self, pos: &Position, m: Move) -> i32 {
-        super::see::see(
-            self.shared.variant,
-            &|k| self.eval.value(k),
-            &self.see_kinds,
-            self.see_by_tables,
-            pos,
-            m,
-        )
+    /// How this search counts static exchanges (`see::Counting`).
+    fn counting<'c>(&'c self, value: &'c dyn Fn(PieceKind) -> i32) -> super::see::Counting<'c> {
+        super::see::Counting {
+            variant: self.shared.variant,
+            value,
+            kinds: &self.see_kinds,
+            by_tables: self.see_by_tables,
+        }
     }
 
     /// Whether `m` loses material by static exchange: its SEE is below `threshold`. A move whose
@@ -321,7 +319,9 @@ impl<'a> Worker<'a> {
             (crate::core::MoveKind::Promotion, Some(k)) => self.eval.value(k),
             _ => self.value_on(pos, m.from()),
         };
-        self.material_gain(pos, m) - at_risk < threshold && self.see(pos, m) < threshold
+        let value = |k| self.eval.value(k);
+        self.material_gain(pos, m) - at_risk < threshold
+            && !super::see::see_at_least(&self.counting(&value), pos, m, threshold)
     }
 
     /// What a move wins at once for the mover (the game says: a self-capture loses).

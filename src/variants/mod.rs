@@ -408,4 +408,4 @@ pub fn by_name(name: &str) -> Result<&'static dyn Variant, UnknownVariant> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
