@@ -8,6 +8,7 @@ use crate::core::rng::SplitMix;
 use crate::core::{Color, Move, MoveList};
 use crate::notation::{move_text, Dialect};
 use crate::variants::Variant;
+use std::collections::HashMap;
 use std::fmt;
 
 /// How a third party's plies are chosen.
@@ -128,6 +129,44 @@ pub fn seeded_choice_in(
     Some(texts[rng.below(texts.len())].1)
 }
 
+/// `seeded_choice_in` for a caller that chooses at many positions (the search, at every third
+/// party's node): a ply's UCI text depends on the ply alone, so each is written once and kept,
+/// and only the ply at the chosen index is found, not the whole order. The same ply as
+/// `seeded_choice_in` (equal texts, should a game have them, keep the legal list's order).
+#[derive(Default)]
+pub struct SeededChooser {
+    /// The UCI text of every ply met so far, by its bits.
+    texts: HashMap<u32, Box<str>>,
+}
+
+impl SeededChooser {
+    /// `seeded_choice_in(variant, pos, legal, seed)`.
+    pub fn choose(
+        &mut self,
+        variant: &dyn Variant,
+        pos: &Position,
+        legal: &MoveList,
+        seed: u64,
+    ) -> Option<Move> {
+        if legal.is_empty() {
+            return None;
+        }
+        let index = SplitMix(seed ^ fnv1a(&variant.fen(pos))).below(legal.len());
+        for &m in legal.iter() {
+            self.texts
+                .entry(m.to_bits())
+                .or_insert_with(|| move_text(variant, Dialect::Uci, m).into());
+        }
+        let mut keyed: Vec<(&str, usize)> = legal
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (&*self.texts[&m.to_bits()], i))
+            .collect();
+        let (_, &mut (_, chosen), _) = keyed.select_nth_unstable(index);
+        Some(legal.as_slice()[chosen])
+    }
+}
+
 /// `seeded_choice_in` over the legal plies of `pos`.
 pub fn seeded_choice(variant: &dyn Variant, pos: &Position, seed: u64) -> Option<Move> {
     let mut legal = MoveList::new();
@@ -178,5 +217,29 @@ mod tests {
         );
         // Forty seeds over 33 plies reach more than one of them.
         assert!(picks.iter().any(|&m| m != picks[0]));
+    }
+
+    /// The chooser that keeps the plies' texts picks what `seeded_choice_in` picks, over
+    /// random playouts of every game (Chaos's Nature among them), one chooser per game so that
+    /// its kept texts are reused, at several seeds.
+    #[test]
+    fn the_chooser_picks_the_seeded_choice() {
+        let mut natures = 0;
+        for v in crate::variants::all() {
+            let mut chooser = SeededChooser::default();
+            crate::variants::tests::for_each_playout_position(*v, |pos, legal| {
+                natures += usize::from(pos.turn() == Color::Neutral);
+                for seed in [1, 7, 1 << 30] {
+                    assert_eq!(
+                        chooser.choose(*v, pos, legal, seed),
+                        seeded_choice_in(*v, pos, legal, seed),
+                        "{}: {} seed {seed}",
+                        v.name(),
+                        v.fen(pos)
+                    );
+                }
+            });
+        }
+        assert!(natures >= 100, "{natures} third-party positions");
     }
 }

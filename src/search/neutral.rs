@@ -7,7 +7,7 @@ use super::worker::Worker;
 use super::INFINITY;
 use crate::board::Position;
 use crate::core::MoveList;
-use crate::third_party::{seeded_choice_in, Policy};
+use crate::third_party::Policy;
 
 /// Plies less than usual for each option of a third party whose plies come from outside, whose
 /// node averages over all of them with full windows.
@@ -49,7 +49,7 @@ impl Worker<'_> {
     ) -> i32 {
         let variant = self.shared.variant;
         let seed = self.shared.limits.third_party.seed;
-        let Some(m) = seeded_choice_in(variant, pos, moves, seed) else {
+        let Some(m) = self.chooser.choose(variant, pos, moves, seed) else {
             return self.static_eval(pos);
         };
         let child = variant.play(pos, m);

@@ -6,7 +6,7 @@ use super::worker::{NodeLists, Worker};
 use super::{from_tt, to_tt, INFINITY, MAX_PLY};
 use crate::board::Position;
 use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, MAX_KINDS};
-use crate::third_party::{seeded_choice_in, Policy};
+use crate::third_party::Policy;
 
 /// Quiescence delta pruning: margin over the material a capture wins.
 const DELTA_MARGIN: i32 = 200;
@@ -187,7 +187,7 @@ impl Worker<'_> {
         variant.legal_moves(pos, moves);
         let m = match policy {
             Policy::Random => {
-                seeded_choice_in(variant, pos, moves, self.shared.limits.third_party.seed)
+                self.chooser.choose(variant, pos, moves, self.shared.limits.third_party.seed)
             }
             _ => moves.iter().copied().find(|m| m.kind() == MoveKind::Pass),
         };

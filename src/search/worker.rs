@@ -10,7 +10,7 @@ use super::{Shared, MATE, MAX_PLY};
 use crate::board::Position;
 use crate::core::{Color, KindSet, Move, MoveList, PieceKind, Square};
 use crate::eval::{Eval, PawnCache};
-use crate::third_party::Policy;
+use crate::third_party::{Policy, SeededChooser};
 use crate::variants::Outcome;
 use std::sync::atomic::Ordering;
 
@@ -95,6 +95,8 @@ pub(super) struct Worker<'a> {
     see_by_tables: bool,
     /// Lists for the nodes of the line being searched, by `take_lists` and `give_back_lists`.
     lists: Vec<Box<NodeLists>>,
+    /// The random policy's choice of a third party's ply, with the plies' texts it keeps.
+    pub(super) chooser: SeededChooser,
 }
 
 impl<'a> Worker<'a> {
@@ -140,6 +142,7 @@ impl<'a> Worker<'a> {
             check_screen_on: shared.variant.switches().checks_from_tables(),
             see_by_tables: shared.variant.switches().attacks_from_tables(),
             lists: Vec::new(),
+            chooser: SeededChooser::default(),
         }
     }
 
