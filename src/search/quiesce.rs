@@ -187,7 +187,8 @@ impl Worker<'_> {
         variant.legal_moves(pos, moves);
         let m = match policy {
             Policy::Random => {
-                self.chooser.choose(variant, pos, moves, self.shared.limits.third_party.seed)
+                self.chooser
+                    .choose(variant, pos, moves, self.shared.limits.third_party.seed)
             }
             _ => moves.iter().copied().find(|m| m.kind() == MoveKind::Pass),
         };
