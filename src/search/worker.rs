@@ -314,12 +314,17 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Whether `m` loses material by static exchange: its SEE is below `threshold`
-    /// (`see::see_at_least`, which answers at once where the gain, less the piece left on the
-    /// target square, reaches the threshold).
+    /// Whether `m` loses material by static exchange: its SEE is below `threshold`. A move whose
+    /// gain, less the piece it leaves on the target square, reaches the threshold cannot (the
+    /// exchange never costs more than that piece), so its exchange is not counted.
     pub(super) fn see_below(&self, pos: &Position, m: Move, threshold: i32) -> bool {
+        let at_risk = match (m.kind(), m.piece()) {
+            (crate::core::MoveKind::Promotion, Some(k)) => self.eval.value(k),
+            _ => self.value_on(pos, m.from()),
+        };
         let value = |k| self.eval.value(k);
-        !super::see::see_at_least(&self.counting(&value), pos, m, threshold)
+        self.material_gain(pos, m) - at_risk < threshold
+            && !super::see::see_at_least(&self.counting(&value), pos, m, threshold)
     }
 
     /// What a move wins at once for the mover (the game says: a self-capture loses).
