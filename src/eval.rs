@@ -706,6 +706,16 @@ struct Around {
     pawn_attacks: Option<Bitboard>,
 }
 
+/// The pawn-like pieces a side's pair, file and outpost terms are counted against
+/// ([`Eval::kind_counts_of`]): all of them, the side's own, and the side's outpost squares
+/// (`Eval::outpost_squares`; empty where no outpost bonus is set).
+#[derive(Clone, Copy)]
+struct KindContext {
+    pawns: Bitboard,
+    own_pawns: Bitboard,
+    outpost_squares: Bitboard,
+}
+
 /// Per kind: the squares the pieces of one side capture on.
 type Attacks = [Bitboard; MAX_KINDS];
 
@@ -937,12 +947,15 @@ impl Eval {
             }
         };
         let (mobility, danger) = if self.threats_on || self.safe_checks_on {
-            self.mobility_and_threats(rules, pos, &pawns.leaps)
+            self.mobility_and_threats(rules, pos, &pawns)
         } else {
             let ignore = |_: PieceKind, _: Bitboard| {};
             let [w_leaps, b_leaps] = pawns.leaps;
-            let (w, w_danger) = self.mobility(rules, pos, Color::White, b_leaps, ignore);
-            let (b, b_danger) = self.mobility(rules, pos, Color::Black, w_leaps, ignore);
+            let [w_outposts, b_outposts] = pawns.outposts;
+            let (w, w_danger) =
+                self.mobility(rules, pos, Color::White, b_leaps, w_outposts, ignore);
+            let (b, b_danger) =
+                self.mobility(rules, pos, Color::Black, w_leaps, b_outposts, ignore);
             (w - b, w_danger - b_danger)
         };
         score += mobility;
@@ -958,9 +971,6 @@ impl Eval {
             let free = self.free_path(pos, Color::White, w) - self.free_path(pos, Color::Black, b);
             score += self.pawn_extras[0] * free;
         }
-        let [w_outposts, b_outposts] = pawns.outposts;
-        score += self.kind_terms(pos, Color::White, w_outposts)
-            - self.kind_terms(pos, Color::Black, b_outposts);
         if !self.game_terms.is_empty() {
             let mut features = [0; MAX_GAME_TERMS];
             let features = &mut features[..self.game_terms.len()];
@@ -1119,15 +1129,18 @@ impl Eval {
 
     /// Squares the pieces of `c` reach, not counting their own pieces' squares, those of them
     /// outside `enemy_leaps` (what the enemy pawn-like pieces capture on) and those next to the
-    /// enemy royal piece, weighted by kind; and the king-danger feature of `c`
-    /// (`Reach::danger`). Each piece's attacks (as `Eval::reach_counts` gives them) go to
-    /// `record`, with its kind.
+    /// enemy royal piece, weighted by kind, with the pair, file and outpost terms of each kind
+    /// (`Eval::kind_counts_of`; `outpost_squares` are those of `c`); and the king-danger feature
+    /// of `c` (`Reach::danger`). Each piece's attacks (as `Eval::reach_counts` gives them) go to
+    /// `record`, with its kind. The kind terms are counted here, in the one walk over the kinds,
+    /// for speed; `Eval::features` counts them apart.
     fn mobility(
         &self,
         rules: &Rules,
         pos: &Position,
         c: Color,
         enemy_leaps: Bitboard,
+        outpost_squares: Bitboard,
         mut record: impl FnMut(PieceKind, Bitboard),
     ) -> (S, i32) {
         let mut score = S::default();
@@ -1136,11 +1149,23 @@ impl Eval {
             king_zone: enemy_king_zone(rules, pos, c),
             pawn_attacks: self.mobility_safe_on.then_some(enemy_leaps),
         };
+        let kinds = self.kind_context(pos, c, outpost_squares);
         for k in self.mobile {
+            let pieces = pos.pieces(c, k);
+            // A kind with no piece counts nothing.
+            if pieces.is_empty() {
+                continue;
+            }
             let r = self.reach_counts(rules, pos, c, k, around, |a| record(k, a));
-            score += self.mobility_weight[k.index()] * r.squares
-                + self.mobility_safe[k.index()] * r.safe
-                + self.king_attack[k.index()] * r.near_king;
+            let [pair, open, half_open, outpost] = self.kind_counts_of(k, pieces, kinds);
+            let i = k.index();
+            score += self.mobility_weight[i] * r.squares
+                + self.mobility_safe[i] * r.safe
+                + self.king_attack[i] * r.near_king
+                + self.pair[i] * pair
+                + self.open_file[i] * open
+                + self.half_open_file[i] * half_open
+                + self.outpost[i] * outpost;
             all.near_king += r.near_king;
             all.attackers += r.attackers;
         }
@@ -1185,22 +1210,6 @@ impl Eval {
         out
     }
 
-    /// The pair, outpost and file bonuses of the pieces of `c`, whose outpost squares
-    /// (`Eval::outpost_squares`; empty where no outpost bonus is set) are `outpost_squares`.
-    fn kind_terms(&self, pos: &Position, c: Color, outpost_squares: Bitboard) -> S {
-        let mut score = S::default();
-        let outposts = pos.kinds_bb(self.mobile) & pos.color_bb(c) & outpost_squares;
-        for k in self.mobile {
-            let [pair, open, half_open, outpost] = self.kind_counts(pos, c, k, outposts);
-            let i = k.index();
-            score += self.pair[i] * pair
-                + self.open_file[i] * open
-                + self.half_open_file[i] * half_open
-                + self.outpost[i] * outpost;
-        }
-        score
-    }
-
     /// The outposts of `c` ([`OUTPOST`]) that its pieces counted for mobility stand on.
     fn outposts(&self, rules: &Rules, pos: &Position, c: Color) -> Bitboard {
         if self.pawns.is_empty() {
@@ -1239,43 +1248,55 @@ impl Eval {
     /// many stand on open files and how many on half-open ones (for the kinds with file
     /// bonuses), and how many on `outposts`.
     fn kind_counts(&self, pos: &Position, c: Color, k: PieceKind, outposts: Bitboard) -> [i32; 4] {
-        let pieces = pos.pieces(c, k);
+        self.kind_counts_of(k, pos.pieces(c, k), self.kind_context(pos, c, outposts))
+    }
+
+    /// What the kind counts of the pieces of `c` are counted against, with `outpost_squares`
+    /// (a superset of the outposts its pieces stand on will do).
+    fn kind_context(&self, pos: &Position, c: Color, outpost_squares: Bitboard) -> KindContext {
+        let pawns = pos.kinds_bb(self.pawns);
+        KindContext {
+            pawns,
+            own_pawns: pawns & pos.color_bb(c),
+            outpost_squares,
+        }
+    }
+
+    /// `Eval::kind_counts` of the pieces `pieces`, of kind `k`.
+    fn kind_counts_of(&self, k: PieceKind, pieces: Bitboard, around: KindContext) -> [i32; 4] {
         let pair = i32::from(pieces.more_than_one());
-        let outpost = (pieces & outposts).count() as i32;
+        let outpost = (pieces & around.outpost_squares).count() as i32;
         if !self.file_riders.contains(k) {
             return [pair, 0, 0, outpost];
         }
-        let pawns = pos.kinds_bb(self.pawns);
-        let own_pawns = pawns & pos.color_bb(c);
         let (mut open, mut half_open) = (0, 0);
         for sq in pieces {
             let file = self.files[usize::from(sq.file())];
-            if (file & pawns).is_empty() {
+            if (file & around.pawns).is_empty() {
                 open += 1;
-            } else if (file & own_pawns).is_empty() {
+            } else if (file & around.own_pawns).is_empty() {
                 half_open += 1;
             }
         }
         [pair, open, half_open, outpost]
     }
 
-    /// The mobility, threat and safe-check terms, for White, and White's king-danger feature
-    /// less Black's: the threats and safe checks need the attacks mobility works out.
-    /// `leaps` holds, per colour, the squares its pawn-like pieces capture on by leaps.
-    fn mobility_and_threats(
-        &self,
-        rules: &Rules,
-        pos: &Position,
-        leaps: &[Bitboard; 2],
-    ) -> (S, i32) {
+    /// The mobility (with the kind terms), threat and safe-check terms, for White, and White's
+    /// king-danger feature less Black's: the threats and safe checks need the attacks mobility
+    /// works out. `pawns` holds, per colour, the squares its pawn-like pieces capture on by
+    /// leaps and its outpost squares.
+    fn mobility_and_threats(&self, rules: &Rules, pos: &Position, pawns: &PawnTerms) -> (S, i32) {
         let mut attacks = [[Bitboard::EMPTY; MAX_KINDS]; 2];
         let [w, b] = &mut attacks;
+        let leaps = &pawns.leaps;
         let [w_leaps, b_leaps] = *leaps;
+        let [w_outposts, b_outposts] = pawns.outposts;
         let (white, w_danger) = self.mobility(
             rules,
             pos,
             Color::White,
             b_leaps,
+            w_outposts,
             |k: PieceKind, a: Bitboard| w[k.index()] |= a,
         );
         let (black, b_danger) = self.mobility(
@@ -1283,6 +1304,7 @@ impl Eval {
             pos,
             Color::Black,
             w_leaps,
+            b_outposts,
             |k: PieceKind, a: Bitboard| b[k.index()] |= a,
         );
         let mut score = white - black;
