@@ -472,6 +472,14 @@ impl std::ops::Sub for S {
     }
 }
 
+impl std::ops::SubAssign for S {
+    #[inline]
+    fn sub_assign(&mut self, o: S) {
+        self.0 -= o.0;
+        self.1 -= o.1;
+    }
+}
+
 impl std::ops::AddAssign for S {
     #[inline]
     fn add_assign(&mut self, o: S) {
@@ -921,19 +929,7 @@ impl Eval {
         cache: Option<&mut PawnCache>,
     ) -> i32 {
         let rules = variant.rules();
-        let mut score = S::default();
-        let mut phase = 0;
-        for c in Color::PLAYERS {
-            let sign = if c == Color::White { 1 } else { -1 };
-            for ki in 0..rules.num_kinds() {
-                let k = PieceKind(ki as u8);
-                let pieces = pos.pieces(c, k);
-                for sq in pieces {
-                    score += self.table[index(c, k, sq)] * sign;
-                }
-                phase += self.phase_value[ki] * pieces.count() as i32;
-            }
-        }
+        let (mut score, phase) = self.material(rules, pos);
         let phase = phase.min(self.max_phase);
         let mop_up = self.mop_up(rules, pos, self.taper(score, phase));
         let pawns = if self.pawns.is_empty() {
@@ -981,6 +977,29 @@ impl Eval {
         }
         let us = if pov == Color::Black { -1 } else { 1 };
         us * (self.taper(score, phase) + mop_up) + self.taper(self.tempo, phase)
+    }
+
+    /// The players' material and placement (the square tables), for White, and the material
+    /// counted by the phase values (before the start position's cap).
+    fn material(&self, rules: &Rules, pos: &Position) -> (S, i32) {
+        let mut score = S::default();
+        let mut phase = 0;
+        let (white, black) = (pos.color_bb(Color::White), pos.color_bb(Color::Black));
+        for ki in 0..rules.num_kinds() {
+            let k = PieceKind(ki as u8);
+            let of_kind = pos.kind_bb(k) & (white | black);
+            if of_kind.is_empty() {
+                continue;
+            }
+            phase += self.phase_value[ki] * of_kind.count() as i32;
+            for sq in of_kind & white {
+                score += self.table[index(Color::White, k, sq)];
+            }
+            for sq in of_kind & black {
+                score -= self.table[index(Color::Black, k, sq)];
+            }
+        }
+        (score, phase)
     }
 
     /// The evaluation of `pos` as the tuner sees it, for White: the feature (coefficient) of
