@@ -55,6 +55,7 @@ impl Worker<'_> {
         let counter = before[0].map_or(Move::NULL, |k| {
             self.tables.counter[counter_index(pos.turn(), k, self.keys)]
         });
+        let rows = self.continuation_rows(before);
         Picker::new(moves, scores, |m| {
             if m == tt_move {
                 ORDER_TT
@@ -78,7 +79,7 @@ impl Worker<'_> {
             } else if m == counter {
                 ORDER_COUNTER
             } else {
-                self.quiet_score(pos, m, before)
+                self.quiet_score(pos, m, &rows)
             }
         })
     }
@@ -101,14 +102,26 @@ impl Worker<'_> {
         keys
     }
 
-    /// A quiet move's order: its history plus its continuation history after each of the moves
-    /// `before` it.
-    pub(super) fn quiet_score(&self, pos: &Position, m: Move, before: [Option<u32>; 2]) -> i32 {
+    /// The continuation history rows after each of the moves `before` a node (by their keys,
+    /// `Worker::keys_before`): empty where there is no such move.
+    pub(super) fn continuation_rows(&self, before: [Option<u32>; 2]) -> [&[i16]; 2] {
+        before.map(|prev| {
+            prev.map_or(&[][..], |p| {
+                let start = p as usize * self.keys;
+                &self.tables.continuation[start..start + self.keys]
+            })
+        })
+    }
+
+    /// A quiet move's order: its history plus its continuation history in each of `rows`
+    /// (`Worker::continuation_rows`).
+    pub(super) fn quiet_score(&self, pos: &Position, m: Move, rows: &[&[i16]; 2]) -> i32 {
         let mut score = self.tables.history[history_index(pos.turn(), m)];
         if let Some(key) = self.stat_key(pos, m) {
-            for prev in before.into_iter().flatten() {
-                score +=
-                    i32::from(self.tables.continuation[prev as usize * self.keys + key as usize]);
+            for row in rows {
+                if let Some(&h) = row.get(key as usize) {
+                    score += i32::from(h);
+                }
             }
         }
         score
@@ -151,7 +164,7 @@ impl Worker<'_> {
                 p.kind()
             }
         };
-        Some((kind.index() * self.board_squares + dense_index(m.to(), self.files)) as u32)
+        Some((kind.index() * self.board_squares + usize::from(self.dense[m.to().index()])) as u32)
     }
 
     /// The lower score of a capture scored `score` that loses material by static exchange, for
@@ -290,6 +303,12 @@ pub(super) fn board_squares(variant: &dyn Variant) -> usize {
 /// A square numbered densely on a board `files` wide.
 pub(super) fn dense_index(sq: Square, files: u8) -> usize {
     usize::from(sq.rank()) * usize::from(files) + usize::from(sq.file())
+}
+
+/// `dense_index` of every square of the index space, on a board `files` wide (squares off the
+/// board get numbers no move key uses).
+pub(super) fn dense_indices(files: u8) -> [u16; NUM_SQUARES] {
+    std::array::from_fn(|i| dense_index(Square::from_index(i as u8), files) as u16)
 }
 
 /// The counter-move entry of `side` after the move with key `prev`, in a game with `keys` keys.

@@ -391,8 +391,8 @@ impl Worker<'_> {
             && !gives_check
         {
             let killer = self.tables.killers[node.ply].contains(&m);
-            let before = self.keys_before(node.ply);
-            let history = self.quiet_score(pos, m, before) / LMR_HISTORY_DIVISOR;
+            let rows = self.continuation_rows(self.keys_before(node.ply));
+            let history = self.quiet_score(pos, m, &rows) / LMR_HISTORY_DIVISOR;
             (lmr_reduction(node.depth, index)
                 - i32::from(node.pv_node())
                 - i32::from(killer)

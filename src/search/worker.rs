@@ -8,7 +8,7 @@ use super::picker::Scores;
 use super::tables::ThreadTables;
 use super::{Shared, MATE, MAX_PLY};
 use crate::board::Position;
-use crate::core::{Color, KindSet, Move, MoveList, PieceKind, Square};
+use crate::core::{Color, KindSet, Move, MoveList, PieceKind, Square, NUM_SQUARES};
 use crate::eval::{Eval, PawnCache};
 use crate::third_party::{Policy, SeededChooser};
 use crate::variants::Outcome;
@@ -76,9 +76,10 @@ pub(super) struct Worker<'a> {
     pub(super) played: Vec<LinePly>,
     /// The move a singular-extension search leaves out at each ply (`Move::NULL` if none).
     pub(super) excluded: Vec<Move>,
-    /// Move keys of the game, and its board's files and squares, for `stat_key`.
+    /// Move keys of the game, each square's dense number (`ordering::dense_index`) and the
+    /// board's squares, for `stat_key`.
     pub(super) keys: usize,
-    pub(super) files: u8,
+    pub(super) dense: [u16; NUM_SQUARES],
     pub(super) board_squares: usize,
     /// Whether static exchange evaluation holds in the game, and its kinds least valuable first.
     pub(super) see_on: bool,
@@ -131,7 +132,7 @@ impl<'a> Worker<'a> {
             played: vec![LinePly::Unkeyed; MAX_PLY + 1],
             excluded: vec![Move::NULL; MAX_PLY + 1],
             keys: super::ordering::stat_keys(shared.variant),
-            files: geometry.files(),
+            dense: super::ordering::dense_indices(geometry.files()),
             board_squares: super::ordering::board_squares(shared.variant),
             pawn_kinds,
             allow_null: shared.variant.switches().null_move_allowed(),
