@@ -1126,13 +1126,13 @@ impl Eval {
         }
         coef[layout.king_danger] = f64::from(danger) / f64::from(KING_DANGER_DIVISOR);
         let leaps = Color::PLAYERS.map(|c| self.pawn_leaps(rules, pos, c));
-        let [w, b] = self.threat_counts(rules, pos, &leaps, &mut attacks);
+        let ([w, b], [w_all, b_all]) = self.threat_counts(rules, pos, &leaps, &mut attacks);
         for ((i, w), b) in layout.threats.into_iter().zip(w).zip(b) {
             coef[i] += f64::from(w - b);
         }
         let [wa, ba] = &attacks;
-        let white = self.safe_checks(rules, pos, Color::White, wa, ba);
-        let black = self.safe_checks(rules, pos, Color::Black, ba, wa);
+        let white = self.safe_checks(rules, pos, Color::White, wa, b_all);
+        let black = self.safe_checks(rules, pos, Color::Black, ba, w_all);
         for (ki, i) in layout.safe_check.iter().enumerate() {
             if let Some(i) = i {
                 coef[*i] += f64::from(white[ki] - black[ki]);
@@ -1351,14 +1351,14 @@ impl Eval {
             |k: PieceKind, a: Bitboard| b[k.index()] |= a,
         );
         let mut score = white - black;
-        let [w, b] = self.threat_counts(rules, pos, leaps, &mut attacks);
+        let ([w, b], [w_all, b_all]) = self.threat_counts(rules, pos, leaps, &mut attacks);
         for ((weight, w), b) in self.threats.into_iter().zip(w).zip(b) {
             score += weight * (w - b);
         }
         if self.safe_checks_on {
             let [w, b] = &attacks;
-            let white = self.safe_checks(rules, pos, Color::White, w, b);
-            let black = self.safe_checks(rules, pos, Color::Black, b, w);
+            let white = self.safe_checks(rules, pos, Color::White, w, b_all);
+            let black = self.safe_checks(rules, pos, Color::Black, b, w_all);
             for k in self.mobile {
                 score += self.safe_check[k.index()] * (white[k.index()] - black[k.index()]);
             }
@@ -1397,37 +1397,41 @@ impl Eval {
 
     /// White's and Black's threats ([`Eval::side_threats`]), with the mobile kinds' attacks of
     /// each side (by colour) in `attacks`, and what each side's pawn-like pieces capture on by
-    /// leaps in `leaps`.
+    /// leaps in `leaps`; and the squares each side attacks with every kind. `attacks` is left
+    /// with the attacks of every kind.
     fn threat_counts(
         &self,
         rules: &Rules,
         pos: &Position,
         leaps: &[Bitboard; 2],
         attacks: &mut [Attacks; 2],
-    ) -> [[i32; 3]; 2] {
+    ) -> ([[i32; 3]; 2], [Bitboard; 2]) {
         let [w_leaps, b_leaps] = *leaps;
         self.other_attacks(rules, pos, Color::White, w_leaps, &mut attacks[0]);
         self.other_attacks(rules, pos, Color::Black, b_leaps, &mut attacks[1]);
         let [w, b] = &*attacks;
-        [
-            self.side_threats(rules, pos, Color::White, w, b),
-            self.side_threats(rules, pos, Color::Black, b, w),
-        ]
+        let (w_all, b_all) = (all_attacks(rules, w), all_attacks(rules, b));
+        let counts = [
+            self.side_threats(rules, pos, Color::White, w, w_all, b_all),
+            self.side_threats(rules, pos, Color::Black, b, b_all, w_all),
+        ];
+        (counts, [w_all, b_all])
     }
 
-    /// The threats of `c`, whose attacks are `ours` and its opponent's `theirs`: enemy pieces
-    /// (neither royal nor pawn-like) its pawn-like pieces attack; enemy pieces (neither royal
-    /// nor pawn-like) a cheaper piece of `c` (neither royal nor pawn-like) attacks; and enemy
-    /// pieces (not royal) that `c` attacks and their side does not defend.
+    /// The threats of `c`, whose attacks are `ours` (by kind; `attacked` together) and whose
+    /// opponent attacks `defended`: enemy pieces (neither royal nor pawn-like) its pawn-like
+    /// pieces attack; enemy pieces (neither royal nor pawn-like) a cheaper piece of `c` (neither
+    /// royal nor pawn-like) attacks; and enemy pieces (not royal) that `c` attacks and their
+    /// side does not defend.
     fn side_threats(
         &self,
         rules: &Rules,
         pos: &Position,
         c: Color,
         ours: &Attacks,
-        theirs: &Attacks,
+        attacked: Bitboard,
+        defended: Bitboard,
     ) -> [i32; 3] {
-        let (attacked, defended) = (all_attacks(rules, ours), all_attacks(rules, theirs));
         let by_kinds = |kinds: KindSet| {
             kinds
                 .into_iter()
@@ -1449,17 +1453,18 @@ impl Eval {
         ]
     }
 
-    /// Per kind counted for mobility, the safe checks of `c`, whose attacks are `ours` and its
-    /// opponent's `theirs`: the squares from which a piece of the kind would attack the enemy
-    /// royal piece, that a piece of `c` of the kind captures on (so reaches, for a kind that
-    /// moves as it captures), holding no piece of `c`, and that the enemy does not attack.
+    /// Per kind counted for mobility, the safe checks of `c`, whose attacks are `ours` and whose
+    /// opponent attacks `theirs` (with every kind): the squares from which a piece of the kind
+    /// would attack the enemy royal piece, that a piece of `c` of the kind captures on (so
+    /// reaches, for a kind that moves as it captures), holding no piece of `c`, and that the
+    /// enemy does not attack.
     fn safe_checks(
         &self,
         rules: &Rules,
         pos: &Position,
         c: Color,
         ours: &Attacks,
-        theirs: &Attacks,
+        theirs: Bitboard,
     ) -> [i32; MAX_KINDS] {
         let mut counts = [0; MAX_KINDS];
         let e = c.opponent();
@@ -1467,7 +1472,7 @@ impl Eval {
             return counts;
         };
         let t = &rules.tables;
-        let free = !pos.color_bb(c) & !all_attacks(rules, theirs);
+        let free = !pos.color_bb(c) & !theirs;
         for k in self.mobile {
             let reached = ours[k.index()] & free;
             if reached.nonempty() {

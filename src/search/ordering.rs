@@ -56,10 +56,12 @@ impl Worker<'_> {
             self.tables.counter[counter_index(pos.turn(), k, self.keys)]
         });
         let rows = self.continuation_rows(before);
+        let rulings = variant.rulings();
+        let killers = self.tables.killers[ply];
         Picker::new(moves, scores, |m| {
             if m == tt_move {
                 ORDER_TT
-            } else if variant.rulings().is_noisy(pos, m) {
+            } else if rulings.is_noisy(pos, m) {
                 // Most valuable victim and promoted piece first, then least valuable mover.
                 let mover = self.value_on(pos, m.from());
                 let promoted = if m.kind() == MoveKind::Promotion {
@@ -67,14 +69,11 @@ impl Worker<'_> {
                 } else {
                     0
                 };
-                let gain = variant
-                    .rulings()
-                    .material_gain(pos, m, &|k| self.eval.value(k))
-                    + promoted;
+                let gain = rulings.material_gain(pos, m, &|k| self.eval.value(k)) + promoted;
                 ORDER_CAPTURE + 10 * gain - mover / 10 + self.capture_score(pos, m)
-            } else if self.tables.killers[ply][0] == m {
+            } else if killers[0] == m {
                 ORDER_KILLER[0]
-            } else if self.tables.killers[ply][1] == m {
+            } else if killers[1] == m {
                 ORDER_KILLER[1]
             } else if m == counter {
                 ORDER_COUNTER
