@@ -538,3 +538,31 @@ fn safe_mobility_counts_by_hand() {
     // Colours swapped, against White.
     assert_eq!(coef("4k3/8/8/3n4/8/8/3P4/4K3 b - - 0 1"), -6.0);
 }
+
+/// A packed score keeps both halves through sums, differences and products by counts, whatever
+/// their signs: the endgame's borrow from the middlegame half is undone when the halves are read.
+#[test]
+fn packed_scores_keep_both_halves() {
+    let halves = [
+        (0, 0),
+        (1, -1),
+        (-1, 1),
+        (-300, 250),
+        (12_000, -9_000),
+        (-70_000, -70_000),
+    ];
+    for &(a_mg, a_eg) in &halves {
+        for &(b_mg, b_eg) in &halves {
+            let (a, b) = (S::new(a_mg, a_eg), S::new(b_mg, b_eg));
+            assert_eq!(((a + b).mg(), (a + b).eg()), (a_mg + b_mg, a_eg + b_eg));
+            assert_eq!(((a - b).mg(), (a - b).eg()), (a_mg - b_mg, a_eg - b_eg));
+            let mut c = a;
+            c -= b;
+            c += b;
+            assert_eq!(c, a);
+            for n in [-3, 0, 1, 7] {
+                assert_eq!(((a * n).mg(), (a * n).eg()), (a_mg * n, a_eg * n));
+            }
+        }
+    }
+}
