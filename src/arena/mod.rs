@@ -169,6 +169,21 @@ fn seeded(seed: u64) -> impl FnMut() -> u64 {
     move || rng.next_u64()
 }
 
+/// The `k`-th opening of a book of `len` openings in the order `seed` shuffles it (a
+/// Fisher-Yates permutation, drawn afresh for each pass through the book): every opening is
+/// played once before any is played again, as cutechess-cli's `order=random` does, and each seed
+/// draws its own order. (Drawing each opening from `seed ^ k` had seeds that differ in their
+/// low bits play nearly the same openings.)
+fn shuffled_index(len: usize, seed: u64, k: u32) -> usize {
+    let (pass, at) = (k as usize / len, k as usize % len);
+    let mut rng = crate::core::rng::SplitMix(seed.wrapping_add(pass as u64));
+    let mut order: Vec<usize> = (0..len).collect();
+    for i in (1..len).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    order[at]
+}
+
 /// The start FEN and opening moves of the `k`-th opening.
 fn opening(config: &MatchConfig, k: u32) -> Result<(String, Vec<Move>), String> {
     let v = config.variant;
@@ -179,7 +194,7 @@ fn opening(config: &MatchConfig, k: u32) -> Result<(String, Vec<Move>), String> 
             start,
         } => {
             let i = if *random {
-                (seeded(config.seed ^ k as u64)() % entries.len() as u64) as usize
+                shuffled_index(entries.len(), config.seed, k)
             } else {
                 (k as usize + start) % entries.len()
             };
@@ -573,6 +588,37 @@ fn count(tallies: &mut [Tally], record: &GameRecord) {
         _ => {
             tallies[w].draws += 1;
             tallies[b].draws += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shuffled_index;
+    use std::collections::HashSet;
+
+    /// A pass through a shuffled book plays every opening once, a second pass shuffles it
+    /// again, and two seeds that differ in one bit play different openings (independent draws
+    /// from 500 would share about 5 of 50).
+    #[test]
+    fn random_book_order_is_a_permutation_per_seed() {
+        let len = 500;
+        let pass: HashSet<usize> = (0..len as u32)
+            .map(|k| shuffled_index(len, 72, k))
+            .collect();
+        assert_eq!(pass.len(), len);
+        let first: Vec<usize> = (0..50).map(|k| shuffled_index(len, 72, k)).collect();
+        let again: Vec<usize> = (0..50)
+            .map(|k| shuffled_index(len, 72, len as u32 + k))
+            .collect();
+        assert_ne!(first, again);
+        for other in [73, 71, 74] {
+            let theirs: HashSet<usize> = (0..50).map(|k| shuffled_index(len, other, k)).collect();
+            let shared = first.iter().filter(|i| theirs.contains(i)).count();
+            assert!(
+                shared <= 15,
+                "seeds 72 and {other} share {shared} of 50 openings"
+            );
         }
     }
 }
