@@ -154,8 +154,10 @@ impl Worker<'_> {
     }
 
     /// One iteration's `lines` best lines, each the best of the moves the earlier ones do not
-    /// start with, as (score, line). A search stopped part way keeps the lines it finished; with
-    /// `keep_partial` (no iteration finished yet), also the first line's partial answer.
+    /// start with, as (score, line). A search stopped part way keeps the lines it finished, and
+    /// a first line whose move was proven better than the one searched first
+    /// (`RootAnswer::overturned`); with `keep_partial` (no iteration finished yet), also the
+    /// first line's partial answer.
     fn search_lines(
         &mut self,
         root: &Position,
@@ -174,16 +176,17 @@ impl Worker<'_> {
                 .collect();
             // Aspiration: search a narrow window around the last score first, and widen it on
             // failure.
-            let (score, pv) =
-                if depth >= ASPIRATION_DEPTH && lines == 1 && last_score.abs() < MATE_BOUND {
-                    self.aspiration(root, depth, &candidates, last_score)
-                } else {
-                    self.root(root, depth, &candidates, -INFINITY, INFINITY)
-                };
-            if self.aborted && !(keep_partial && line == 0 && !pv.is_empty()) {
+            let answer = if depth >= ASPIRATION_DEPTH && lines == 1 && last_score.abs() < MATE_BOUND
+            {
+                self.aspiration(root, depth, &candidates, last_score)
+            } else {
+                self.root(root, depth, &candidates, -INFINITY, INFINITY)
+            };
+            let kept = line == 0 && !answer.pv.is_empty() && (keep_partial || answer.overturned);
+            if self.aborted && !kept {
                 break;
             }
-            found.push((score, pv));
+            found.push((answer.score, answer.pv));
         }
         found
     }
@@ -243,27 +246,42 @@ impl Worker<'_> {
     }
 
     /// The root searched with a window around `center`, widened until the score falls inside.
+    /// A stopped search that proved nothing new keeps a failure high, by another move than the
+    /// first and with the whole window, of an earlier window: that move is proven the better one.
     fn aspiration(
         &mut self,
         pos: &Position,
         depth: u32,
         moves: &[Move],
         center: i32,
-    ) -> (i32, Vec<Move>) {
+    ) -> RootAnswer {
         let mut delta = ASPIRATION_WINDOW;
+        let mut overturned_before = None;
         loop {
             let alpha = (center - delta).max(-INFINITY);
             let beta = (center + delta).min(INFINITY);
-            let (score, pv) = self.root(pos, depth, moves, alpha, beta);
-            if self.aborted || (score > alpha && score < beta) || delta >= INFINITY {
-                return (score, pv);
+            let answer = self.root(pos, depth, moves, alpha, beta);
+            if self.aborted {
+                return match overturned_before {
+                    Some(before) if !answer.overturned => before,
+                    _ => answer,
+                };
+            }
+            if (answer.score > alpha && answer.score < beta) || delta >= INFINITY {
+                return answer;
+            }
+            if answer.score >= beta && answer.pv.first() != moves.first() && answer.in_full {
+                overturned_before = Some(RootAnswer {
+                    overturned: true,
+                    ..answer
+                });
             }
             delta = delta.saturating_mul(4).min(INFINITY);
         }
     }
 
-    /// Searches the root moves in order with a principal variation search; returns the best
-    /// score and its line.
+    /// Searches the root moves in order with a principal variation search; the best score and
+    /// its line, of the moves searched in full if the search stopped.
     fn root(
         &mut self,
         pos: &Position,
@@ -271,9 +289,13 @@ impl Worker<'_> {
         moves: &[Move],
         mut alpha: i32,
         beta: i32,
-    ) -> (i32, Vec<Move>) {
+    ) -> RootAnswer {
+        let alpha_in = alpha;
         let mut best_pv = Vec::new();
         let mut best = -INFINITY;
+        // Whether the best score came from a search with the whole window: the first move's,
+        // or a later move's search again after it beat alpha in a null window.
+        let mut best_in_full = false;
         self.seldepth = 0;
         self.root_depth = depth;
         let variant = self.shared.variant;
@@ -283,6 +305,7 @@ impl Worker<'_> {
             self.path.push(pos.hash());
             let check = variant.in_check(&child);
             let d = depth as i32 - 1 + i32::from(check);
+            let mut in_full = i == 0;
             let mut score = if i == 0 {
                 self.child(pos, &child, d, 0, alpha, beta, NodeKind::Pv, check)
             } else {
@@ -290,6 +313,7 @@ impl Worker<'_> {
             };
             if i > 0 && score > alpha && score < beta && !self.aborted {
                 score = self.child(pos, &child, d, 0, alpha, beta, NodeKind::Pv, check);
+                in_full = true;
             }
             self.path.pop();
             if self.aborted {
@@ -297,6 +321,7 @@ impl Worker<'_> {
             }
             if score > best {
                 best = score;
+                best_in_full = in_full;
                 best_pv = std::iter::once(m)
                     .chain(self.pv[1].iter().copied())
                     .collect();
@@ -324,8 +349,31 @@ impl Worker<'_> {
                 },
             );
         }
-        (best, best_pv)
+        // A later move that beat alpha with the whole window, after the first was searched in
+        // full, is the better. A null window's failure high alone is not trusted: the search
+        // behind it is pruned and reduced as no principal line's is.
+        let overturned =
+            self.aborted && best > alpha_in && best_pv.first() != moves.first() && best_in_full;
+        RootAnswer {
+            score: best,
+            pv: best_pv,
+            overturned,
+            in_full: best_in_full,
+        }
     }
+}
+
+/// A root search's best score and line; `overturned` when the search stopped part way but had
+/// proven the line's move better than the move searched first (by a score above the window's
+/// alpha from a search with the whole window, once the first was searched in full): worth playing, though the iteration is not
+/// finished. The score of such a line that failed high is a lower bound, reported as a score.
+struct RootAnswer {
+    score: i32,
+    pv: Vec<Move>,
+    overturned: bool,
+    /// Whether the line's score came from a search with the whole window (not a null window's
+    /// failure high alone).
+    in_full: bool,
 }
 
 /// The answer of an iteration to `depth` whose lines are `found`, best first.

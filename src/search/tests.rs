@@ -814,3 +814,27 @@ fn razoring_needs_an_evaluation_far_below_alpha_near_the_horizon() {
     assert!(razor(Node { depth: 1, ..node }, 0, -451));
     assert!(!razor(node, MATE - 5, 0));
 }
+
+/// An iteration stopped part way answers with a move it has proven better than the last
+/// finished iteration's. In Win at Chess's first position the search to depth 4 prefers Nh5;
+/// at depth 5, Qg6 (mate in 2) beats Nh5 by far once Nh5 is searched. 6,000 nodes stop the
+/// search inside iteration 5 (depth 4 takes fewer, depth 5 more: both checked here), after
+/// Qg6 has beaten the window, so the answer is Qg6 and not the finished iteration's Nh5.
+#[test]
+fn a_stopped_iteration_answers_with_a_move_it_proved_better() {
+    let (v, pos) = chess_at("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+    let run = |limits: Limits| quick_search(v, &pos, &limits, &TranspositionTable::new(1));
+    let to_depth = |d| Limits {
+        depth: Some(d),
+        ..Default::default()
+    };
+    let (depth4, depth5) = (run(to_depth(4)), run(to_depth(5)));
+    assert!(depth4.nodes < 6_000 && depth5.nodes > 6_000);
+    assert_eq!(depth4.best, Some(uci(v, &pos, "f6h5")));
+    assert_eq!(depth5.best, Some(uci(v, &pos, "g3g6")));
+    let stopped = run(Limits {
+        nodes: Some(6_000),
+        ..Default::default()
+    });
+    assert_eq!(stopped.best, Some(uci(v, &pos, "g3g6")));
+}
