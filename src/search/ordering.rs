@@ -304,8 +304,8 @@ pub(super) fn dense_index(sq: Square, files: u8) -> usize {
     usize::from(sq.rank()) * usize::from(files) + usize::from(sq.file())
 }
 
-/// `dense_index` of every square of the index space, on a board `files` wide (squares off the
-/// board get numbers no move key uses).
+/// `dense_index` of every square of the index space, on a board `files` wide. Only the board's
+/// squares, where moves land, have numbers that mean anything.
 pub(super) fn dense_indices(files: u8) -> [u16; NUM_SQUARES] {
     std::array::from_fn(|i| dense_index(Square::from_index(i as u8), files) as u16)
 }
