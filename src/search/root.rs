@@ -270,7 +270,7 @@ impl Worker<'_> {
             if (answer.score > alpha && answer.score < beta) || delta >= INFINITY {
                 return answer;
             }
-            if answer.score >= beta && answer.pv.first() != moves.first() && answer.in_full {
+            if answer.score >= beta && answer.beats_first(moves, alpha) {
                 overturned_before = Some(RootAnswer {
                     overturned: true,
                     ..answer
@@ -352,21 +352,21 @@ impl Worker<'_> {
         // A later move that beat alpha with the whole window, after the first was searched in
         // full, is the better. A null window's failure high alone is not trusted: the search
         // behind it is pruned and reduced as no principal line's is.
-        let overturned =
-            self.aborted && best > alpha_in && best_pv.first() != moves.first() && best_in_full;
-        RootAnswer {
+        let mut answer = RootAnswer {
             score: best,
             pv: best_pv,
-            overturned,
+            overturned: false,
             in_full: best_in_full,
-        }
+        };
+        answer.overturned = self.aborted && answer.beats_first(moves, alpha_in);
+        answer
     }
 }
 
 /// A root search's best score and line; `overturned` when the search stopped part way but had
-/// proven the line's move better than the move searched first (by a score above the window's
-/// alpha from a search with the whole window, once the first was searched in full): worth playing, though the iteration is not
-/// finished. The score of such a line that failed high is a lower bound, reported as a score.
+/// proven the line's move better than the move searched first (`beats_first`): worth playing,
+/// though the iteration is not finished. The score of such a line that failed high is a lower
+/// bound, reported as a score.
 struct RootAnswer {
     score: i32,
     pv: Vec<Move>,
@@ -374,6 +374,14 @@ struct RootAnswer {
     /// Whether the line's score came from a search with the whole window (not a null window's
     /// failure high alone).
     in_full: bool,
+}
+
+impl RootAnswer {
+    /// Whether the line's move is not the first of `moves` and beat `alpha` in a search with the
+    /// whole window (which comes after the first move's full search).
+    fn beats_first(&self, moves: &[Move], alpha: i32) -> bool {
+        self.in_full && self.score > alpha && self.pv.first() != moves.first()
+    }
 }
 
 /// The answer of an iteration to `depth` whose lines are `found`, best first.
