@@ -175,7 +175,7 @@ impl Worker<'_> {
             }
         }
         // Step 7. Null move (not in a search that leaves a move out, which asks about the
-        // other moves).
+        // other moves), verified by a shallower search of the real moves at depth.
         if node.excluded == Move::NULL {
             if let Some(score) = self.null_move(pos, node, beta, static_eval) {
                 self.depth_limited = true;

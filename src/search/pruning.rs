@@ -21,6 +21,10 @@ const NULL_MOVE_DEPTH: i32 = 3;
 /// Null-move reduction: a base and one more ply per this many plies of depth.
 const NULL_MOVE_BASE: i32 = 2;
 const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+/// Least depth at which a null move's cut is verified by a search without null moves: in
+/// zugzwang (mates like 1.Ra6! in `kbK5/pp6/1P6/8/8/8/8/R7 w`, where every move loses and a pass
+/// would not) the pass is the only move that holds, and the cut is wrong.
+const NULL_VERIFY_DEPTH: i32 = 10;
 /// Reverse futility pruning: deepest depth, and the margin per ply of depth.
 const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: i32 = 80;
@@ -313,8 +317,9 @@ impl Worker<'_> {
     }
 
     /// Null move: if passing still beats beta, a real move will too (not in check, not without
-    /// pieces, where zugzwang is likely, and only where the variant allows it). The score that
-    /// ends the node, if it does.
+    /// pieces, where zugzwang is likely, and only where the variant allows it). From
+    /// `NULL_VERIFY_DEPTH` on, a search with real moves must confirm it (zugzwang with pieces).
+    /// The score that ends the node, if it does.
     pub(super) fn null_move(
         &mut self,
         pos: &Position,
@@ -323,6 +328,7 @@ impl Worker<'_> {
         static_eval: i32,
     ) -> Option<i32> {
         if !(self.allow_null
+            && node.ply >= self.null_free_until
             && !node.pv_node()
             && !node.in_check
             && node.depth >= NULL_MOVE_DEPTH
@@ -343,21 +349,33 @@ impl Worker<'_> {
         {
             return None;
         }
+        let depth = node.depth - 1 - r;
         self.path.push(pos.hash());
-        let score = -self.alphabeta(
-            &null,
-            node.depth - 1 - r,
-            node.ply + 1,
-            -beta,
-            -beta + 1,
-            node.kind.null_window_child(),
-            false,
-        );
+        let kind = node.kind.null_window_child();
+        let score = -self.alphabeta(&null, depth, node.ply + 1, -beta, -beta + 1, kind, false);
         self.path.pop();
         if self.aborted {
             return Some(0);
         }
-        (score >= beta).then_some(if score >= MATE_BOUND { beta } else { score })
+        if score < beta {
+            return None;
+        }
+        let score = if score >= MATE_BOUND { beta } else { score };
+        if node.depth < NULL_VERIFY_DEPTH || self.null_free_until > 0 {
+            return Some(score);
+        }
+        self.verify_null_cut(pos, node, depth, beta)
+            .then_some(score)
+    }
+
+    /// Whether the node still beats beta searched to `depth` (the null move's) with real
+    /// moves, and without null moves for the first three quarters of that depth (so the
+    /// verification cannot itself pass out of a zugzwang).
+    fn verify_null_cut(&mut self, pos: &Position, node: Node, depth: i32, beta: i32) -> bool {
+        self.null_free_until = node.ply + (3 * depth / 4).max(0) as usize;
+        let score = self.alphabeta(pos, depth, node.ply, beta - 1, beta, NodeKind::Cut, false);
+        self.null_free_until = 0;
+        self.aborted || score >= beta
     }
 
     /// Whether the side to move has pieces other than royal and pawn-like ones, without which a

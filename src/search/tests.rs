@@ -838,3 +838,19 @@ fn a_stopped_iteration_answers_with_a_move_it_proved_better() {
     });
     assert_eq!(stopped.best, Some(uci(v, &pos, "g3g6")));
 }
+
+/// A null move's cut is verified at depth: in `kbK5/pp6/1P6/8/8/8/8/R7 w` 1.Ra6! mates in 2 by
+/// zugzwang (1...bxa6 2.b7#, any bishop move 2.Rxa7#), and Black's only "defence" is to pass.
+/// Without the verification Black's null move cuts every iteration until depth 24; with it the
+/// mate (three plies) is found by depth 14 (11 today).
+#[test]
+fn a_mate_by_zugzwang_survives_the_null_move() {
+    let (v, pos) = chess_at("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1");
+    let limits = Limits {
+        depth: Some(14),
+        ..Default::default()
+    };
+    let r = quick_search(v, &pos, &limits, &TranspositionTable::new(16));
+    assert_eq!(r.best, Some(uci(v, &pos, "a1a6")));
+    assert_eq!(r.score, MATE - 3);
+}

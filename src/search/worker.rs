@@ -72,6 +72,8 @@ pub(super) struct Worker<'a> {
     pub(super) tables: &'a mut ThreadTables,
     pub(super) pawn_kinds: KindSet,
     pub(super) allow_null: bool,
+    /// No null move is tried at a ply below this one (while a null move's cut is verified).
+    pub(super) null_free_until: usize,
     /// The move played at each ply of the current line, for the continuation tables.
     pub(super) played: Vec<LinePly>,
     /// The move a singular-extension search leaves out at each ply (`Move::NULL` if none).
@@ -136,6 +138,7 @@ impl<'a> Worker<'a> {
             board_squares: super::ordering::board_squares(shared.variant),
             pawn_kinds,
             allow_null: shared.variant.switches().null_move_allowed(),
+            null_free_until: 0,
             see_on: shared.variant.switches().see_sound(),
             see_kinds,
             capture_history_on: shared.variant.switches().capture_history(),
