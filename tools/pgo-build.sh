@@ -49,7 +49,8 @@ for v in $("$gen" variants | awk '{print $1}'); do
 done
 
 # 2. The profile, and the build that uses it.
-"$profdata" merge -o "$root/menagerie.profdata" "$data"
+"$profdata" merge -o "$root/menagerie.profdata" "$data" ||
+  die "$profdata could not read the profiles (another LLVM than rustc's?): run 'rustup component add llvm-tools'"
 RUSTFLAGS="$flags -C profile-use=$root/menagerie.profdata" CARGO_TARGET_DIR="$root" \
   cargo build --release --quiet
 
