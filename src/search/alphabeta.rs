@@ -13,6 +13,12 @@ use crate::core::{Color, Move, MoveList};
 
 /// With helpers, least depth of a node whose moves wait while another thread searches them.
 const DEFER_DEPTH: i32 = 3;
+/// Whether the table's move is tried before the other moves are scored
+/// (`Worker::picker_table_first`), and a step to the square before promotion extended a ply
+/// (`Worker::extends_push`): off until a non-regression SPRT passes (docs/performance.md,
+/// "Tried changes (issue 26)").
+const TABLE_MOVE_FIRST: bool = false;
+const PROMOTION_STEP_EXTENSION: bool = false;
 
 /// What a node is expected to be, from its window and its place in its parent's order: on a PV
 /// line, whose exact score matters; a cut node, expected to fail high (one refutation ends it);
@@ -208,7 +214,11 @@ impl Worker<'_> {
             pruning::Singular::No => {}
         }
         // Steps 9 to 12. Try the moves.
-        let picker = self.picker(pos, &mut lists.moves, &mut lists.scores, ply, tt_move);
+        let picker = if TABLE_MOVE_FIRST {
+            self.picker_table_first(&mut lists.moves, &mut lists.scores, tt_move)
+        } else {
+            self.picker(pos, &mut lists.moves, &mut lists.scores, ply, tt_move)
+        };
         let quiets_tried = &mut lists.quiets;
         let Some((best, best_move)) =
             self.search_moves(pos, picker, quiets_tried, node, static_eval, alpha, beta)
@@ -324,6 +334,7 @@ impl Worker<'_> {
         // Worked out at the first move it may spare the making of.
         let mut screen = None;
         loop {
+            self.score_rest(pos, &mut picker, node.ply);
             let (m, was_deferred) = match picker.next_demoting(|m, s| self.see_demotion(pos, m, s))
             {
                 Some(m) => (m, false),
@@ -381,8 +392,9 @@ impl Worker<'_> {
                 deferred.push(m);
                 continue;
             }
-            let extend =
-                (gives_check && self.extends_check(pos, m, node.ply)) || m == node.singular;
+            let extend = (gives_check && self.extends_check(pos, m, node.ply))
+                || m == node.singular
+                || (PROMOTION_STEP_EXTENSION && self.extends_push(pos, m, node.ply));
             let new_depth = node.depth - 1 + i32::from(extend);
             if defer {
                 self.shared.mark_busy(child.hash());

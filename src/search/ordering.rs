@@ -6,8 +6,9 @@
 use super::picker::{Picker, Scores};
 use super::worker::{LinePly, Worker};
 use crate::board::Position;
-use crate::core::{Color, Move, MoveKind, MoveList, Square, MAX_KINDS, NUM_SQUARES};
+use crate::core::{Bitboard, Color, Move, MoveKind, MoveList, Square, MAX_KINDS, NUM_SQUARES};
 use crate::variants::Variant;
+use std::cell::OnceCell;
 
 /// Ordering scores: the table's move, then captures, then killers, then history.
 const ORDER_TT: i32 = 2_000_000;
@@ -15,6 +16,14 @@ const ORDER_CAPTURE: i32 = 1_000_000;
 const ORDER_KILLER: [i32; 2] = [900_000, 800_000];
 /// The counter-move to the move before comes after the killers, before the histories.
 const ORDER_COUNTER: i32 = 700_000;
+/// A quiet move of a piece that takes it off a square an enemy pawn-like piece captures on, to
+/// one it does not, gains this much order (half the history's range): a piece a pawn attacks is
+/// usually lost unless it moves, and one that steps into such an attack usually is. The
+/// reverse loses as much.
+const ORDER_PAWN_THREAT: i32 = 8_192;
+/// Whether quiet moves are ordered by the enemy pawns' threats ([`ORDER_PAWN_THREAT`]): off
+/// until a non-regression SPRT passes (docs/performance.md, "Tried changes (issue 26)").
+const PAWN_THREAT_ORDER: bool = false;
 /// History scores stay within this bound (far below the killers' order): each update moves a
 /// score towards it by a share that shrinks as the score nears it ("gravity"), so that old
 /// lessons fade and no score saturates.
@@ -50,6 +59,36 @@ impl Worker<'_> {
         ply: usize,
         tt_move: Move,
     ) -> Picker<'m> {
+        Picker::new(moves, scores, self.order_score(pos, ply, tt_move))
+    }
+
+    /// `Worker::picker` that hands out the table's move before the other moves are scored:
+    /// `Worker::score_rest` scores them when the node goes on past it, by the history its
+    /// search has taught.
+    pub(super) fn picker_table_first<'m>(
+        &self,
+        moves: &'m mut MoveList,
+        scores: &'m mut Scores,
+        tt_move: Move,
+    ) -> Picker<'m> {
+        Picker::with_first(moves, scores, tt_move, ORDER_TT)
+    }
+
+    /// Scores the moves of `picker` not handed out yet, if they wait for it (see
+    /// `Worker::picker_table_first`).
+    pub(super) fn score_rest(&self, pos: &Position, picker: &mut Picker, ply: usize) {
+        if picker.needs_scores() {
+            picker.score_rest(self.order_score(pos, ply, Move::NULL));
+        }
+    }
+
+    /// The order score of a move at the node `pos` at `ply` (see `Worker::picker`).
+    fn order_score<'s>(
+        &'s self,
+        pos: &'s Position,
+        ply: usize,
+        tt_move: Move,
+    ) -> impl Fn(Move) -> i32 + 's {
         let variant = self.shared.variant;
         let before = self.keys_before(ply);
         let counter = before[0].map_or(Move::NULL, |k| {
@@ -58,7 +97,9 @@ impl Worker<'_> {
         let rows = self.continuation_rows(before);
         let rulings = variant.rulings();
         let killers = self.tables.killers[ply];
-        Picker::new(moves, scores, |m| {
+        // Worked out at the first quiet move scored.
+        let pawn_threats = OnceCell::new();
+        move |m| {
             if m == tt_move {
                 ORDER_TT
             } else if rulings.is_noisy(pos, m) {
@@ -77,10 +118,48 @@ impl Worker<'_> {
                 ORDER_KILLER[1]
             } else if m == counter {
                 ORDER_COUNTER
+            } else if PAWN_THREAT_ORDER {
+                let threats = pawn_threats.get_or_init(|| self.pawn_threats(pos));
+                self.quiet_score(pos, m, &rows) + self.pawn_threat_score(pos, m, *threats)
             } else {
                 self.quiet_score(pos, m, &rows)
             }
-        })
+        }
+    }
+
+    /// The squares the pawn-like pieces of the side not to move capture on by leaps (none on a
+    /// third party's turn).
+    pub(super) fn pawn_threats(&self, pos: &Position) -> Bitboard {
+        let rules = self.shared.variant.rules();
+        let them = pos.turn().opponent();
+        if them == Color::Neutral {
+            return Bitboard::EMPTY;
+        }
+        let mut threats = Bitboard::EMPTY;
+        for k in rules.pawns {
+            for sq in pos.pieces(them, k) {
+                threats |= rules.tables.leap_capture(them, k, sq);
+            }
+        }
+        threats
+    }
+
+    /// The order a quiet move gains by leaving the enemy pawns' `threats` ([`ORDER_PAWN_THREAT`]),
+    /// or loses by stepping into them: only a plain move of a piece neither pawn-like nor royal.
+    pub(super) fn pawn_threat_score(&self, pos: &Position, m: Move, threats: Bitboard) -> i32 {
+        if threats.is_empty() || m.kind() != MoveKind::Normal {
+            return 0;
+        }
+        let rules = self.shared.variant.rules();
+        let kind = pos.piece_at(m.from()).kind();
+        if rules.pawns.contains(kind) || rules.royal.contains(kind) {
+            return 0;
+        }
+        match (threats.contains(m.from()), threats.contains(m.to())) {
+            (true, false) => ORDER_PAWN_THREAT,
+            (false, true) => -ORDER_PAWN_THREAT,
+            _ => 0,
+        }
     }
 
     /// The keys of the two moves before a node at `ply`, the last first, passing over a third

@@ -9,7 +9,7 @@ use super::tt::{Bound, TtEntry};
 use super::worker::{LinePly, Worker};
 use super::{from_tt, MATE_BOUND};
 use crate::board::Position;
-use crate::core::{Color, Move, MoveList};
+use crate::core::{Color, Move, MoveKind, MoveList};
 use crate::movegen::CheckScreen;
 
 /// Check extensions stop at this many times the iteration's depth in plies: where both sides
@@ -161,6 +161,28 @@ impl Worker<'_> {
     /// game's exchanges are sound), whose checking piece is mostly lost for nothing.
     pub(super) fn extends_check(&self, pos: &Position, m: Move, ply: usize) -> bool {
         ply < EXTENSION_PLY_FACTOR * self.root_depth as usize
+            && !(self.see_on && self.see_below(pos, m, 0))
+    }
+
+    /// Whether `m` at `ply` is a step to the square before promotion, searched a ply deeper:
+    /// a promoting kind's plain move to a square (outside the zone) from which one of its quiet
+    /// leaps enters its promotion zone, as Glaurung's "pawn push to the 7th", within the
+    /// extension's ply limit and not losing material by static exchange (where the game's
+    /// exchanges are sound). The promotion such a step threatens often lies just past the
+    /// horizon.
+    pub(super) fn extends_push(&self, pos: &Position, m: Move, ply: usize) -> bool {
+        if m.kind() != MoveKind::Normal || ply >= EXTENSION_PLY_FACTOR * self.root_depth as usize {
+            return false;
+        }
+        let rules = self.shared.variant.rules();
+        let kind = pos.piece_at(m.from()).kind();
+        if !rules.promoting.contains(kind) {
+            return false;
+        }
+        let us = pos.turn();
+        let zone = rules.promotion_zone(us);
+        !zone.contains(m.to())
+            && (rules.tables.leap_quiet(us, kind, m.to()) & zone).nonempty()
             && !(self.see_on && self.see_below(pos, m, 0))
     }
 

@@ -668,6 +668,52 @@ fn a_check_that_loses_material_is_not_extended() {
     });
 }
 
+/// A step to the square before promotion extends, for either side, unless it loses the pawn
+/// by static exchange (to the rook on c7); a step further back does not, nor any move past the
+/// extension's ply limit.
+#[test]
+fn a_step_to_the_square_before_promotion_is_extended() {
+    for (fen, step, extended) in [
+        ("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1", "b6b7", true),
+        ("4k3/8/8/8/8/1p6/8/4K3 b - - 0 1", "b3b2", true),
+        ("4k3/8/8/1P6/8/8/8/4K3 w - - 0 1", "b5b6", false),
+        ("4k3/2r5/1P6/8/8/8/8/4K3 w - - 0 1", "b6b7", false),
+    ] {
+        let (v, pos) = chess_at(fen);
+        let m = uci(v, &pos, step);
+        with_worker(v, &TranspositionTable::new(1), |w| {
+            w.root_depth = 4;
+            assert_eq!(w.extends_push(&pos, m, 1), extended, "{fen}: {step}");
+            assert!(
+                !w.extends_push(&pos, m, 8),
+                "{fen}: {step} past the ply limit"
+            );
+        });
+    }
+}
+
+/// A quiet move that takes a piece out of an enemy pawn's attack gains order, and one that
+/// puts it there loses as much: the knight on e4 (attacked by d5) leaving, the knight on b2
+/// going to c4 (attacked by d5); a king's move, a pawn's and a knight's between safe squares
+/// neither.
+#[test]
+fn quiet_moves_are_ordered_by_the_enemy_pawns_threats() {
+    for (fen, mv, sign) in [
+        ("4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1", "e4f6", 1),
+        ("4k3/8/8/3p4/8/8/1N6/4K3 w - - 0 1", "b2c4", -1),
+        ("4k3/8/8/3p4/8/8/1N6/4K3 w - - 0 1", "b2a4", 0),
+        ("4k3/8/8/3p4/8/8/1N6/4K3 w - - 0 1", "e1d1", 0),
+        ("4k3/8/8/3p4/8/8/1NP5/4K3 w - - 0 1", "c2c4", 0),
+    ] {
+        let (v, pos) = chess_at(fen);
+        let m = uci(v, &pos, mv);
+        with_worker(v, &TranspositionTable::new(1), |w| {
+            let score = w.pawn_threat_score(&pos, m, w.pawn_threats(&pos));
+            assert_eq!(score.signum(), sign, "{fen}: {mv}");
+        });
+    }
+}
+
 /// Singular extension asks whether the table's move is the only good one, by a search without
 /// it: `exd4`, taking a queen, is the only move that does not leave White a queen down, so it is
 /// extended; any queen move of a lone queen keeps White's whole lead, so the other moves beat a
