@@ -173,6 +173,24 @@ mod tests {
     use super::*;
     use crate::core::Square;
 
+    /// `len` distinct moves, numbered by their place in the list.
+    fn numbered(len: usize) -> MoveList {
+        let mut list = MoveList::new();
+        for i in 0..len {
+            let (a, b) = (i % 120, (i / 120) % 120);
+            list.push(Move::normal(
+                Square::from_index(a as u8),
+                Square::from_index(b as u8),
+            ));
+        }
+        list
+    }
+
+    /// A score that permutes the moves' numbers.
+    fn score(m: Move) -> i32 {
+        ((m.from().index() * 37 + m.to().index() * 11) % 101) as i32
+    }
+
     /// Moves numbered by their index, scored by a permutation of it, both below and past
     /// `MAX_MOVES`: the picker hands them out best first, with the same room for scores reused
     /// from list to list (a short list after a spilled one included).
@@ -180,15 +198,7 @@ mod tests {
     fn hands_out_best_first_in_short_and_spilled_lists() {
         let mut scores = Scores::default();
         for len in [5, MAX_MOVES, MAX_MOVES + 40, 7, MAX_MOVES + 3, 4] {
-            let mut list = MoveList::new();
-            for i in 0..len {
-                let (a, b) = (i % 120, (i / 120) % 120);
-                list.push(Move::normal(
-                    Square::from_index(a as u8),
-                    Square::from_index(b as u8),
-                ));
-            }
-            let score = |m: Move| ((m.from().index() * 37 + m.to().index() * 11) % 101) as i32;
+            let mut list = numbered(len);
             let mut picker = Picker::new(&mut list, &mut scores, score);
             let mut last = i32::MAX;
             let mut count = 0;
@@ -212,16 +222,8 @@ mod tests {
             (MAX_MOVES + 40, Some(MAX_MOVES + 7)),
             (9, None),
         ] {
-            let mut list = MoveList::new();
-            for i in 0..len {
-                let (a, b) = (i % 120, (i / 120) % 120);
-                list.push(Move::normal(
-                    Square::from_index(a as u8),
-                    Square::from_index(b as u8),
-                ));
-            }
+            let mut list = numbered(len);
             let first = first_at.map_or(Move::NULL, |i| list.as_slice()[i]);
-            let score = |m: Move| ((m.from().index() * 37 + m.to().index() * 11) % 101) as i32;
             let top = |m: Move| if m == first { 1_000 } else { score(m) };
             let mut copy = list.clone();
             let mut copy_scores = Scores::default();
