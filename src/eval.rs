@@ -1276,7 +1276,7 @@ impl Eval {
     }
 
     /// The squares the pawn-like pieces of `c` capture on by leaps: what they defend.
-    fn pawn_leaps(&self, rules: &Rules, pos: &Position, c: Color) -> Bitboard {
+    pub fn pawn_leaps(&self, rules: &Rules, pos: &Position, c: Color) -> Bitboard {
         let t = &rules.tables;
         let mut leaps = Bitboard::EMPTY;
         for k in self.pawns {

@@ -130,18 +130,11 @@ impl Worker<'_> {
     /// The squares the pawn-like pieces of the side not to move capture on by leaps (none on a
     /// third party's turn).
     pub(super) fn pawn_threats(&self, pos: &Position) -> Bitboard {
-        let rules = self.shared.variant.rules();
         let them = pos.turn().opponent();
         if them == Color::Neutral {
             return Bitboard::EMPTY;
         }
-        let mut threats = Bitboard::EMPTY;
-        for k in rules.pawns {
-            for sq in pos.pieces(them, k) {
-                threats |= rules.tables.leap_capture(them, k, sq);
-            }
-        }
-        threats
+        self.eval.pawn_leaps(self.shared.variant.rules(), pos, them)
     }
 
     /// The order a quiet move gains by leaving the enemy pawns' `threats` ([`ORDER_PAWN_THREAT`]),
