@@ -8,7 +8,8 @@
 //! pawns), pairs of a kind, pieces riding along open files, outposts, threats, and the game's
 //! own terms (`SearchSwitches::eval_terms`). Values are in centipawns from the side to move's
 //! point of view. What depends on the pawn-like and royal pieces alone can be kept in a pawn
-//! cache (`PawnCache`), one per search thread.
+//! cache (`PawnCache`), and whole evaluations in an evaluation cache (`EvalCache`), one of each
+//! per search thread.
 //!
 //! The evaluation is tapered: every weight has a middlegame and an endgame value, blended by the
 //! game's phase, which is the material of the pieces on the board (neither pawn-like nor royal,
@@ -18,9 +19,11 @@
 //! the game's parameter file sets (`src/eval/params/<game>.txt`, compiled in), which the tuner
 //! (`menagerie tune`) writes. Every term but mop-up is a weight times a feature of the position.
 
+mod eval_cache;
 mod params;
 mod pawn_cache;
 
+pub use eval_cache::EvalCache;
 pub use params::{shipped_file, value_table, ParamError, Params, TABLE_BEGIN, TABLE_END};
 pub use pawn_cache::PawnCache;
 

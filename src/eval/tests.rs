@@ -566,3 +566,25 @@ fn packed_scores_keep_both_halves() {
         }
     }
 }
+
+#[test]
+fn the_eval_cache_returns_what_it_kept_and_tells_positions_apart() {
+    let v = variants::by_name("chess").unwrap();
+    let eval = Eval::new(v);
+    let a = v
+        .parse_fen("4k3/8/8/3P4/2P2p2/8/4PP2/4K3 w - - 0 1")
+        .unwrap();
+    let b = v
+        .parse_fen("4k3/8/3n4/3P4/2P2p2/8/4PP2/4K3 w - - 0 1")
+        .unwrap();
+    let mut cache = EvalCache::new();
+    let ea = eval.evaluate(v, &a, Color::White);
+    let eb = eval.evaluate(v, &b, Color::White);
+    assert_ne!(ea, eb);
+    assert_eq!(cache.get(&a, || ea), ea);
+    // Kept: the second look does not evaluate again.
+    assert_eq!(cache.get(&a, || unreachable!("a is kept")), ea);
+    // Another position is evaluated, whatever slot it falls in, and then kept in its place.
+    assert_eq!(cache.get(&b, || eb), eb);
+    assert_eq!(cache.get(&b, || unreachable!("b is kept")), eb);
+}

@@ -9,7 +9,7 @@ use super::tables::ThreadTables;
 use super::{Shared, MATE, MAX_PLY};
 use crate::board::Position;
 use crate::core::{Color, KindSet, Move, MoveList, PieceKind, Square, NUM_SQUARES};
-use crate::eval::{Eval, PawnCache};
+use crate::eval::{Eval, EvalCache, PawnCache};
 use crate::third_party::{Policy, SeededChooser};
 use crate::variants::Outcome;
 use std::sync::atomic::Ordering;
@@ -49,6 +49,8 @@ pub(super) struct Worker<'a> {
     pub(super) eval: Eval,
     /// This search's pawn terms, by the pawns' squares (`eval` fills and reads it).
     pawn_cache: PawnCache,
+    /// This search's static evaluations, by the position's hash.
+    eval_cache: EvalCache,
     pub(super) nodes: u64,
     unpublished: u64,
     pub(super) seldepth: usize,
@@ -119,6 +121,7 @@ impl<'a> Worker<'a> {
             id,
             eval,
             pawn_cache: PawnCache::new(),
+            eval_cache: EvalCache::new(),
             nodes: 0,
             unpublished: 0,
             seldepth: 0,
@@ -294,8 +297,9 @@ impl<'a> Worker<'a> {
     pub(super) fn static_eval(&mut self, pos: &Position) -> i32 {
         let variant = self.shared.variant;
         let pov = self.pov(pos);
-        self.eval
-            .evaluate_cached(variant, pos, pov, &mut self.pawn_cache)
+        let (eval, pawn_cache) = (&self.eval, &mut self.pawn_cache);
+        self.eval_cache
+            .get(pos, || eval.evaluate_cached(variant, pos, pov, pawn_cache))
     }
 
     /// The value of the piece on `sq`, 0 if it is empty.
