@@ -19,6 +19,9 @@ const DEFER_DEPTH: i32 = 3;
 /// "Tried changes (issue 26)").
 const TABLE_MOVE_FIRST: bool = false;
 const PROMOTION_STEP_EXTENSION: bool = false;
+/// Whether ProbCut is tried at a node whose null move fell short of beta: the candidate turns it
+/// off (docs/performance.md, "Tried changes (issue 26)"); on, the search as it was.
+const PROBCUT_AFTER_REFUTED_NULL: bool = true;
 
 /// What a node is expected to be, from its window and its place in its parent's order: on a PV
 /// line, whose exact score matters; a cut node, expected to fail high (one refutation ends it);
@@ -182,10 +185,15 @@ impl Worker<'_> {
         }
         // Step 7. Null move (not in a search that leaves a move out, which asks about the
         // other moves), verified by a shallower search of the real moves at depth.
+        let mut null_refuted = false;
         if node.excluded == Move::NULL {
-            if let Some(score) = self.null_move(pos, node, beta, static_eval) {
-                self.depth_limited = true;
-                return score;
+            match self.null_move(pos, node, beta, static_eval) {
+                pruning::NullMove::Cut(score) => {
+                    self.depth_limited = true;
+                    return score;
+                }
+                pruning::NullMove::Refuted => null_refuted = true,
+                pruning::NullMove::Skipped => {}
             }
         }
         // Step 7a. The moves, out of check: having none ends the game (stalemate, or the
@@ -196,8 +204,13 @@ impl Worker<'_> {
             }
         }
         // Step 7b. ProbCut: a capture that beats beta by a margin in a shallower search is
-        // taken to beat beta at full depth.
-        if let Some(score) = self.probcut(pos, node, &lists.moves, beta, static_eval, tt_entry) {
+        // taken to beat beta at full depth (with `PROBCUT_AFTER_REFUTED_NULL` off, not where the
+        // null move found the opponent a threat that a shallow search may not see through).
+        let probcut_tried = PROBCUT_AFTER_REFUTED_NULL || !null_refuted;
+        if let Some(score) = probcut_tried
+            .then(|| self.probcut(pos, node, &lists.moves, beta, static_eval, tt_entry))
+            .flatten()
+        {
             self.depth_limited = true;
             return score;
         }

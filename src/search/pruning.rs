@@ -70,6 +70,17 @@ const LMR_FULL_MOVES: usize = 3;
 /// often refuted is more likely to refute here.
 const LMR_HISTORY_DIVISOR: i32 = 8_192;
 
+/// What the null move found at a node.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum NullMove {
+    /// Not tried, or its cut not confirmed by the verification search.
+    Skipped,
+    /// Passing fell short of beta: the opponent has a threat.
+    Refuted,
+    /// Passing beat beta: the node's score (0 if the search stopped meanwhile).
+    Cut(i32),
+}
+
 /// What the singular-extension search found about the table's move.
 pub(super) enum Singular {
     /// Not looked at, or not singular.
@@ -341,14 +352,14 @@ impl Worker<'_> {
     /// Null move: if passing still beats beta, a real move will too (not in check, not without
     /// pieces, where zugzwang is likely, and only where the variant allows it). From
     /// `NULL_VERIFY_DEPTH` on, a search with real moves must confirm it (zugzwang with pieces).
-    /// The score that ends the node, if it does.
+    /// What it found: a cut, a refutation (a threat), or nothing.
     pub(super) fn null_move(
         &mut self,
         pos: &Position,
         node: Node,
         beta: i32,
         static_eval: i32,
-    ) -> Option<i32> {
+    ) -> NullMove {
         if !(self.allow_null
             && node.ply >= self.null_free_until
             && !node.pv_node()
@@ -358,7 +369,7 @@ impl Worker<'_> {
             && static_eval >= beta
             && self.has_pieces(pos))
         {
-            return None;
+            return NullMove::Skipped;
         }
         let variant = self.shared.variant;
         let r = NULL_MOVE_BASE + node.depth / NULL_MOVE_DEPTH_DIVISOR;
@@ -369,7 +380,7 @@ impl Worker<'_> {
         if null.turn() != pos.turn().opponent()
             || variant.rulings().point_of_view(&null) != null.turn()
         {
-            return None;
+            return NullMove::Skipped;
         }
         let depth = node.depth - 1 - r;
         self.path.push(pos.hash());
@@ -377,17 +388,20 @@ impl Worker<'_> {
         let score = -self.alphabeta(&null, depth, node.ply + 1, -beta, -beta + 1, kind, false);
         self.path.pop();
         if self.aborted {
-            return Some(0);
+            return NullMove::Cut(0);
         }
         if score < beta {
-            return None;
+            return NullMove::Refuted;
         }
         let score = if score >= MATE_BOUND { beta } else { score };
-        if node.depth < NULL_VERIFY_DEPTH || self.null_free_until > 0 {
-            return Some(score);
+        if node.depth < NULL_VERIFY_DEPTH
+            || self.null_free_until > 0
+            || self.verify_null_cut(pos, node, depth, beta)
+        {
+            NullMove::Cut(score)
+        } else {
+            NullMove::Skipped
         }
-        self.verify_null_cut(pos, node, depth, beta)
-            .then_some(score)
     }
 
     /// Whether the node still beats beta searched to `depth` (the null move's) with real

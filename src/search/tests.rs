@@ -900,3 +900,39 @@ fn a_mate_by_zugzwang_survives_the_null_move() {
     assert_eq!(r.best, Some(uci(v, &pos, "a1a6")));
     assert_eq!(r.score, MATE - 3);
 }
+
+/// The null move at a cut node, White three knights against a rook: with the a-file shut by a
+/// pawn, passing still leaves White far ahead (a cut); with it open, Black answers a pass with
+/// Ra1 mate (White's knights cannot reach the first rank), so the null move finds a threat.
+#[test]
+fn the_null_move_cuts_or_finds_a_threat() {
+    use super::alphabeta::{Node, NodeKind};
+    use super::pruning::NullMove;
+    let ask = |fen: &str| {
+        let (v, pos) = chess_at(fen);
+        let node = Node {
+            depth: 6,
+            ply: 1,
+            kind: NodeKind::Cut,
+            in_check: false,
+            excluded: Move::NULL,
+            singular: Move::NULL,
+        };
+        let mut found = None;
+        with_worker(v, &TranspositionTable::new(1), |w| {
+            w.root_depth = 6;
+            let eval = w.static_eval(&pos);
+            assert!(eval > 0, "White is ahead: {eval}");
+            found = Some(w.null_move(&pos, node, 0, eval));
+        });
+        found.unwrap()
+    };
+    assert!(matches!(
+        ask("r5k1/5ppp/8/2NNN3/8/8/P4PPP/6K1 w - - 0 1"),
+        NullMove::Cut(s) if s > 0
+    ));
+    assert_eq!(
+        ask("r5k1/5ppp/8/2NNN3/8/8/5PPP/6K1 w - - 0 1"),
+        NullMove::Refuted
+    );
+}
