@@ -19,11 +19,11 @@
 //! the game's parameter file sets (`src/eval/params/<game>.txt`, compiled in), which the tuner
 //! (`menagerie tune`) writes. Every term but mop-up is a weight times a feature of the position.
 
-mod eval_cache;
+mod cache;
 mod params;
 mod pawn_cache;
 
-pub use eval_cache::EvalCache;
+pub use cache::{DirectCache, EvalCache};
 pub use params::{shipped_file, value_table, ParamError, Params, TABLE_BEGIN, TABLE_END};
 pub use pawn_cache::PawnCache;
 
@@ -708,7 +708,7 @@ struct PawnCounts {
 /// passed pawns, the squares the pawn-like pieces capture on by leaps, and the outpost squares
 /// (`Eval::outpost_squares`; empty where no outpost bonus is set).
 #[derive(Clone, Copy, Debug, Default)]
-struct PawnTerms {
+pub struct PawnTerms {
     score: S,
     passers: [Bitboard; 2],
     leaps: [Bitboard; 2],

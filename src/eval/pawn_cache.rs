@@ -1,45 +1,16 @@
 //! The pawn cache: one search thread's store of what the evaluation works out from the
 //! pawn-like pieces and the royal pieces alone (pawn structure, shelter and storms, the squares
-//! pawns defend, outpost squares), keyed by those pieces' squares. Pawns move seldom, so most positions of a search share their pawns with one seen
-//! before.
+//! pawns defend, outpost squares), keyed by those pieces' squares. Pawns move seldom, so most
+//! positions of a search share their pawns with one seen before.
 
+use super::cache::DirectCache;
 use super::PawnTerms;
 use crate::board::Position;
 use crate::core::{Color, KindSet, Square};
 use crate::rules::Rules;
 
-/// Entries of a cache, a power of two (112 bytes each).
-const ENTRIES: usize = 1 << 13;
-
-/// One search thread's pawn cache, direct-mapped: a new entry replaces the one in its slot.
-pub struct PawnCache {
-    entries: Vec<(u64, PawnTerms)>,
-}
-
-impl Default for PawnCache {
-    fn default() -> Self {
-        PawnCache::new()
-    }
-}
-
-impl PawnCache {
-    /// An empty cache.
-    pub fn new() -> PawnCache {
-        PawnCache {
-            entries: vec![(0, PawnTerms::default()); ENTRIES],
-        }
-    }
-
-    /// The terms of the pawns keyed `key`, worked out by `compute` unless the cache has them.
-    #[inline]
-    pub(super) fn get(&mut self, key: u64, compute: impl FnOnce() -> PawnTerms) -> PawnTerms {
-        let slot = &mut self.entries[key as usize & (ENTRIES - 1)];
-        if slot.0 != key {
-            *slot = (key, compute());
-        }
-        slot.1
-    }
-}
+/// One search thread's pawn cache (112 bytes an entry).
+pub type PawnCache = DirectCache<PawnTerms, 13>;
 
 /// The key of the pieces of kinds `pawns` of both players and the players' first royal pieces:
 /// a 64-bit mix of their squares, never 0 (an empty entry's key). Two positions that differ

@@ -581,10 +581,10 @@ fn the_eval_cache_returns_what_it_kept_and_tells_positions_apart() {
     let ea = eval.evaluate(v, &a, Color::White);
     let eb = eval.evaluate(v, &b, Color::White);
     assert_ne!(ea, eb);
-    assert_eq!(cache.get(&a, || ea), ea);
+    assert_eq!(cache.get(a.hash(), || ea), ea);
     // Kept: the second look does not evaluate again.
-    assert_eq!(cache.get(&a, || unreachable!("a is kept")), ea);
+    assert_eq!(cache.get(a.hash(), || unreachable!("a is kept")), ea);
     // Another position is evaluated, whatever slot it falls in, and then kept in its place.
-    assert_eq!(cache.get(&b, || eb), eb);
-    assert_eq!(cache.get(&b, || unreachable!("b is kept")), eb);
+    assert_eq!(cache.get(b.hash(), || eb), eb);
+    assert_eq!(cache.get(b.hash(), || unreachable!("b is kept")), eb);
 }

@@ -298,8 +298,9 @@ impl<'a> Worker<'a> {
         let variant = self.shared.variant;
         let pov = self.pov(pos);
         let (eval, pawn_cache) = (&self.eval, &mut self.pawn_cache);
-        self.eval_cache
-            .get(pos, || eval.evaluate_cached(variant, pos, pov, pawn_cache))
+        self.eval_cache.get(pos.hash(), || {
+            eval.evaluate_cached(variant, pos, pov, pawn_cache)
+        })
     }
 
     /// The value of the piece on `sq`, 0 if it is empty.
