@@ -23,9 +23,9 @@ mod cache;
 mod params;
 mod pawn_cache;
 
-pub use cache::{DirectCache, EvalCache};
+pub(crate) use cache::EvalCache;
 pub use params::{shipped_file, value_table, ParamError, Params, TABLE_BEGIN, TABLE_END};
-pub use pawn_cache::PawnCache;
+pub(crate) use pawn_cache::PawnCache;
 
 use crate::board::Position;
 use crate::core::{Bitboard, Color, KindSet, PieceKind, Square, MAX_KINDS, MAX_RANKS, NUM_SQUARES};
@@ -708,7 +708,7 @@ struct PawnCounts {
 /// passed pawns, the squares the pawn-like pieces capture on by leaps, and the outpost squares
 /// (`Eval::outpost_squares`; empty where no outpost bonus is set).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PawnTerms {
+pub(crate) struct PawnTerms {
     score: S,
     passers: [Bitboard; 2],
     leaps: [Bitboard; 2],
@@ -937,7 +937,7 @@ impl Eval {
 
     /// `evaluate`, with the pawn terms kept in and taken from `cache`, which must only ever
     /// serve this evaluation (its weights are in the terms it keeps).
-    pub fn evaluate_cached(
+    pub(crate) fn evaluate_cached(
         &self,
         variant: &dyn Variant,
         pos: &Position,

@@ -9,8 +9,8 @@ use crate::board::Position;
 use crate::core::{Color, KindSet, Square};
 use crate::rules::Rules;
 
-/// One search thread's pawn cache (112 bytes an entry).
-pub type PawnCache = DirectCache<PawnTerms, 13>;
+/// One search thread's pawn cache (128 bytes an entry with its key, 1 MB).
+pub(crate) type PawnCache = DirectCache<PawnTerms, 13>;
 
 /// The key of the pieces of kinds `pawns` of both players and the players' first royal pieces:
 /// a 64-bit mix of their squares, never 0 (an empty entry's key). Two positions that differ

@@ -19,8 +19,10 @@ const DEFER_DEPTH: i32 = 3;
 /// "Tried changes (issue 26)").
 const TABLE_MOVE_FIRST: bool = false;
 const PROMOTION_STEP_EXTENSION: bool = false;
-/// Whether ProbCut is tried at a node whose null move fell short of beta: the candidate turns it
-/// off (docs/performance.md, "Tried changes (issue 26)"); on, the search as it was.
+/// Whether ProbCut is tried at a node whose null move fell short of beta, as it always was. There
+/// the opponent has a threat that ProbCut's shallow capture search may not see through (Win at
+/// Chess's sacrifices; docs/performance.md, "Tried changes (issue 26)"): the candidate sets it to
+/// false, which waits for a non-regression SPRT.
 const PROBCUT_AFTER_REFUTED_NULL: bool = true;
 
 /// What a node is expected to be, from its window and its place in its parent's order: on a PV
@@ -206,13 +208,12 @@ impl Worker<'_> {
         // Step 7b. ProbCut: a capture that beats beta by a margin in a shallower search is
         // taken to beat beta at full depth (with `PROBCUT_AFTER_REFUTED_NULL` off, not where the
         // null move found the opponent a threat that a shallow search may not see through).
-        let probcut_tried = PROBCUT_AFTER_REFUTED_NULL || !null_refuted;
-        if let Some(score) = probcut_tried
-            .then(|| self.probcut(pos, node, &lists.moves, beta, static_eval, tt_entry))
-            .flatten()
-        {
-            self.depth_limited = true;
-            return score;
+        if PROBCUT_AFTER_REFUTED_NULL || !null_refuted {
+            let probcut = self.probcut(pos, node, &lists.moves, beta, static_eval, tt_entry);
+            if let Some(score) = probcut {
+                self.depth_limited = true;
+                return score;
+            }
         }
         // Step 8. Internal iterative reduction.
         if pruning::iir(node.depth, tt_move) {

@@ -901,9 +901,10 @@ fn a_mate_by_zugzwang_survives_the_null_move() {
     assert_eq!(r.score, MATE - 3);
 }
 
-/// The null move at a cut node, White three knights against a rook: with the a-file shut by a
-/// pawn, passing still leaves White far ahead (a cut); with it open, Black answers a pass with
-/// Ra1 mate (White's knights cannot reach the first rank), so the null move finds a threat.
+/// The null move at a cut node, White three knights against a rook: with a White pawn on a2,
+/// Ra1 is not at hand and passing still leaves White far ahead (a cut); without it, Black
+/// answers a pass with Ra1 mate (White's knights cannot reach the first rank), so the null move
+/// finds a threat.
 #[test]
 fn the_null_move_cuts_or_finds_a_threat() {
     use super::alphabeta::{Node, NodeKind};
