@@ -381,12 +381,24 @@ impl Engine {
 
     /// Sets one of the options of a third party's player by its protocol name: `Nature`
     /// (`random`, `engine` or `external`), `Nature Favors` (`white` or `black`), `Nature Seed`.
-    /// `None` when `name` is none of them; `Some(Err)` with the reason for a bad value.
+    /// `None` when `name` is none of them; `Some(Err)` with the reason for a bad value. A change
+    /// empties the transposition table: its scores and evaluations at the third party's turns
+    /// were the old player's.
     pub fn set_third_party_option(
         &mut self,
         name: &str,
         value: &str,
     ) -> Option<Result<(), String>> {
+        let before = self.options.third_party;
+        let result = self.parse_third_party_option(name, value)?;
+        if self.options.third_party != before {
+            self.clear_hash();
+        }
+        Some(result)
+    }
+
+    /// `set_third_party_option`'s parse and set, without the table.
+    fn parse_third_party_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
         let tp = &mut self.options.third_party;
         let value = value.trim();
         Some(match name.trim().to_ascii_lowercase().as_str() {
@@ -535,5 +547,32 @@ mod tests {
         assert!(engine.search_tables_clear(), "a helper's tables were kept");
         search_to(&mut engine, 3);
         assert!(!engine.search_tables_clear());
+    }
+
+    /// A third party's options that change empty the transposition table (its scores at the
+    /// third party's turns were the old player's); setting one to the value it has keeps it.
+    #[test]
+    fn a_third_party_player_changed_empties_the_table() {
+        let mut engine = Engine::new();
+        engine.set_variant("chaos").unwrap();
+        let root = engine.game.position().hash();
+        let cases = [
+            ("Nature Favors", "white", "black"),
+            ("Nature", "random", "engine"),
+            ("Nature Seed", "0", "7"),
+        ];
+        for (name, now, other) in cases {
+            assert_eq!(engine.set_third_party_option(name, now), Some(Ok(())));
+            search_to(&mut engine, 3);
+            assert!(
+                engine.tt.probe(root).is_some(),
+                "the search stored the root"
+            );
+            assert_eq!(engine.set_third_party_option(name, now), Some(Ok(())));
+            assert!(engine.tt.probe(root).is_some(), "{name} set again to {now}");
+            assert_eq!(engine.set_third_party_option(name, other), Some(Ok(())));
+            assert!(engine.tt.probe(root).is_none(), "{name} changed to {other}");
+            assert_eq!(engine.set_third_party_option(name, now), Some(Ok(())));
+        }
     }
 }
