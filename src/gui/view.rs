@@ -79,7 +79,7 @@ pub fn variant_json(v: &dyn Variant) -> Value {
             })
         })
         .collect();
-    let all: Vec<&str> = variants::all().iter().map(|v| v.name()).collect();
+    let all: Vec<&str> = variants::names().collect();
     json!({
         "type": "variant",
         "name": v.name(),

@@ -123,10 +123,7 @@ impl Uci {
     fn identify(&self) {
         self.say(&format!("id name Menagerie {}", env!("CARGO_PKG_VERSION")));
         self.say("id author the Menagerie developers");
-        let vars: Vec<String> = variants::all()
-            .iter()
-            .map(|v| format!("var {}", v.name()))
-            .collect();
+        let vars: Vec<String> = variants::names().map(|n| format!("var {n}")).collect();
         self.say(&format!(
             "option name UCI_Variant type combo default chess {}",
             vars.join(" ")

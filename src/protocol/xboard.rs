@@ -244,10 +244,7 @@ impl Xboard {
 
     /// `protover`: the features, variants and options the engine offers.
     fn features(&self) {
-        let mut names: Vec<&str> = Vec::new();
-        for v in variants::all() {
-            names.push(v.rules().spec.xboard_builtin.unwrap_or(v.name()));
-        }
+        let names: Vec<&str> = variants::xboard_names().collect();
         self.say("feature done=0");
         self.say(&format!(
             "feature myname=\"Menagerie {}\"",

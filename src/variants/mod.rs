@@ -360,7 +360,7 @@ pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = all().iter().map(|v| v.name()).collect();
+        let names: Vec<&str> = names().collect();
         write!(
             f,
             "unknown variant '{}' (known: {})",
@@ -375,26 +375,73 @@ impl std::error::Error for UnknownVariant {}
 /// Every registered variant, in the order `menagerie variants` lists them.
 pub fn all() -> &'static [&'static dyn Variant] {
     static ALL: OnceLock<Vec<&'static dyn Variant>> = OnceLock::new();
-    ALL.get_or_init(|| REGISTRY.iter().map(|(_, get)| get()).collect())
+    ALL.get_or_init(|| REGISTRY.iter().map(|r| (r.build)()).collect())
 }
 
-/// Builds (once) and returns a registered variant.
-type Builder = fn() -> &'static dyn Variant;
+/// Every registered variant's name, in the order `menagerie variants` lists them, without
+/// compiling any of them.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    REGISTRY.iter().map(|r| r.name)
+}
 
-/// Every registered variant's name with the function that builds it, in the order
-/// `menagerie variants` lists them. A variant's tables are compiled when it is first asked for,
-/// so a process that plays one game compiles only that one.
-const REGISTRY: &[(&str, Builder)] = &[
-    ("chess", || chess::get()),
-    ("divergent", || divergent::get()),
-    ("magician", || magician::get()),
-    ("schizophrenic", || schizophrenic::get()),
-    ("existentialist", || existentialist::get()),
-    ("afterlife", || afterlife::get()),
-    ("afterlife-optional-limbo", || {
-        afterlife::get_optional_limbo()
-    }),
-    ("chaos", || chaos::get()),
+/// Every registered variant's name as CECP's `feature variants` offers it (`normal` for chess,
+/// `Spec::xboard_builtin`), in the same order, without compiling any of them.
+pub fn xboard_names() -> impl Iterator<Item = &'static str> {
+    REGISTRY.iter().map(|r| r.xboard.unwrap_or(r.name))
+}
+
+/// A registered variant: its name, its CECP built-in name where XBoard knows the game (which
+/// its spec repeats, checked by a test), and the function that builds it (once) and returns it.
+struct Registered {
+    name: &'static str,
+    xboard: Option<&'static str>,
+    build: fn() -> &'static dyn Variant,
+}
+
+/// Every registered variant, in the order `menagerie variants` lists them. A variant's tables
+/// are compiled when it is first asked for, so a process that plays one game compiles only that
+/// one: the protocols' greetings list the names from here.
+const REGISTRY: &[Registered] = &[
+    Registered {
+        name: "chess",
+        xboard: Some("normal"),
+        build: || chess::get(),
+    },
+    Registered {
+        name: "divergent",
+        xboard: None,
+        build: || divergent::get(),
+    },
+    Registered {
+        name: "magician",
+        xboard: None,
+        build: || magician::get(),
+    },
+    Registered {
+        name: "schizophrenic",
+        xboard: None,
+        build: || schizophrenic::get(),
+    },
+    Registered {
+        name: "existentialist",
+        xboard: None,
+        build: || existentialist::get(),
+    },
+    Registered {
+        name: "afterlife",
+        xboard: None,
+        build: || afterlife::get(),
+    },
+    Registered {
+        name: "afterlife-optional-limbo",
+        xboard: None,
+        build: || afterlife::get_optional_limbo(),
+    },
+    Registered {
+        name: "chaos",
+        xboard: None,
+        build: || chaos::get(),
+    },
 ];
 
 /// The variant with this name (CECP's `normal` is chess).
@@ -402,8 +449,8 @@ pub fn by_name(name: &str) -> Result<&'static dyn Variant, UnknownVariant> {
     let name = if name == "normal" { "chess" } else { name };
     REGISTRY
         .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, get)| get())
+        .find(|r| r.name == name)
+        .map(|r| (r.build)())
         .ok_or_else(|| UnknownVariant(name.to_string()))
 }
 

@@ -304,6 +304,14 @@ fn start_positions_are_valid_and_named_uniquely() {
         assert_eq!(by_name(v.name()).map(|b| b.name()), Ok(v.name()));
     }
     assert_eq!(by_name("normal").unwrap().name(), "chess");
+    // The names the protocols greet with, read without building a game, are the games' own.
+    let built: Vec<&str> = all().iter().map(|v| v.name()).collect();
+    assert_eq!(super::names().collect::<Vec<_>>(), built);
+    let xboard: Vec<&str> = all()
+        .iter()
+        .map(|v| v.rules().spec.xboard_builtin.unwrap_or(v.name()))
+        .collect();
+    assert_eq!(super::xboard_names().collect::<Vec<_>>(), xboard);
     assert!(by_name("checkers")
         .err()
         .unwrap()
