@@ -178,9 +178,15 @@ impl Params {
 
     /// Sets the parameters a file's lines name; an unknown name is an error (nothing is set).
     fn apply(&mut self, entries: &[Entry]) -> Result<(), ParamError> {
+        // By name, the first of a name as `find` gives it: a game's file sets hundreds of
+        // parameters, and every search builds its evaluation.
+        let mut index: HashMap<&str, usize> = HashMap::with_capacity(self.names.len());
+        for (i, n) in self.names.iter().enumerate() {
+            index.entry(n.as_str()).or_insert(i);
+        }
         let mut found = Vec::with_capacity(entries.len());
         for (line, name, mg, eg) in entries {
-            let i = self.find(name).ok_or_else(|| ParamError {
+            let i = *index.get(name.as_str()).ok_or_else(|| ParamError {
                 line: *line,
                 message: format!("no parameter '{name}' in this game"),
             })?;
