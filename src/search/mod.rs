@@ -38,10 +38,11 @@ pub use tt::TranspositionTable;
 
 use crate::board::Position;
 use crate::core::{Color, Move};
+use crate::eval::Eval;
 use crate::third_party::{seeded_choice, Policy, ThirdParty};
 use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use worker::Worker;
 
@@ -220,6 +221,8 @@ const BUSY_ENTRIES: usize = 4096;
 /// Everything the search threads share.
 struct Shared<'a> {
     variant: &'a dyn Variant,
+    /// The game's evaluation (`SearchTables::eval_for`).
+    eval: Arc<Eval>,
     tt: &'a TranspositionTable,
     control: &'a Control,
     limits: &'a Limits,
@@ -241,6 +244,7 @@ impl<'a> Shared<'a> {
     /// What the threads of one search share, with `helpers` threads beside the main one.
     fn new(
         variant: &'a dyn Variant,
+        eval: Arc<Eval>,
         tt: &'a TranspositionTable,
         control: &'a Control,
         limits: &'a Limits,
@@ -248,6 +252,7 @@ impl<'a> Shared<'a> {
     ) -> Shared<'a> {
         Shared {
             variant,
+            eval,
             tt,
             control,
             limits,
@@ -384,7 +389,8 @@ pub fn search_in_game(
     }
     tt.new_search();
     let helpers = pool.map_or(0, |p| p.current_num_threads());
-    let shared = Shared::new(variant, tt, control, limits, helpers);
+    let eval = tables.eval_for(variant);
+    let shared = Shared::new(variant, eval, tt, control, limits, helpers);
     let (main_tables, helper_tables) = tables
         .for_search(helpers + 1, ordering::stat_keys(variant))
         .split_first_mut()

@@ -1,10 +1,14 @@
 //! What the search threads learn about the order of moves, kept from one search of a game to
 //! the next: each thread's killers, history, counter-moves, continuation and capture history
-//! (`ordering` fills and reads them).
+//! (`ordering` fills and reads them); and the game's evaluation, built once for its searches.
 
 use super::ordering::{CAPTURE_VICTIMS, HISTORY_SIZE};
 use super::MAX_PLY;
 use crate::core::{Color, Move};
+use crate::eval::Eval;
+use crate::rules::Rules;
+use crate::variants::Variant;
+use std::sync::Arc;
 
 /// One search thread's move-ordering tables.
 pub(super) struct ThreadTables {
@@ -82,6 +86,18 @@ impl ThreadTables {
 #[derive(Default)]
 pub struct SearchTables {
     threads: Vec<ThreadTables>,
+    /// The evaluation of the game searched last, built once for all its searches: building one
+    /// (the parameter file, the square tables) takes longer than a short search (chess about
+    /// 2 M instructions, Existentialist 7 M, against some 11 k a node).
+    eval: Option<(GameId, Arc<Eval>)>,
+}
+
+/// The game a kept evaluation was built for: its name and the address of its rules (a
+/// registered game's live as long as the process, so two games never share one).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct GameId {
+    name: &'static str,
+    rules: usize,
 }
 
 impl SearchTables {
@@ -94,6 +110,22 @@ impl SearchTables {
     pub fn clear(&mut self) {
         for t in &mut self.threads {
             t.clear();
+        }
+    }
+
+    /// The evaluation of `variant`: the one kept, if built for it, else a new one, kept.
+    pub(super) fn eval_for(&mut self, variant: &dyn Variant) -> Arc<Eval> {
+        let id = GameId {
+            name: variant.name(),
+            rules: std::ptr::from_ref::<Rules>(variant.rules()) as usize,
+        };
+        match &self.eval {
+            Some((kept, eval)) if *kept == id => Arc::clone(eval),
+            _ => {
+                let eval = Arc::new(Eval::new(variant));
+                self.eval = Some((id, Arc::clone(&eval)));
+                eval
+            }
         }
     }
 

@@ -233,7 +233,7 @@ fn the_main_thread_reports_and_deepens_from_iterations_others_finished() {
         ..Default::default()
     };
     let control = Control::new(false);
-    let shared = Shared::new(v, &tt, &control, &limits, 0);
+    let shared = Shared::new(v, Arc::new(Eval::new(v)), &tt, &control, &limits, 0);
     for (depth, score, pv) in &earlier {
         shared.complete(Iteration {
             depth: *depth,
@@ -478,7 +478,7 @@ fn with_worker(
 ) {
     let limits = Limits::default();
     let control = Control::new(false);
-    let shared = Shared::new(v, tt, &control, &limits, 0);
+    let shared = Shared::new(v, Arc::new(Eval::new(v)), tt, &control, &limits, 0);
     let mut tables = SearchTables::new();
     let keys = ordering::stat_keys(v);
     f(&mut worker::Worker::new(
@@ -936,4 +936,25 @@ fn the_null_move_cuts_or_finds_a_threat() {
         ask("r5k1/5ppp/8/2NNN3/8/8/5PPP/6K1 w - - 0 1"),
         NullMove::Refuted
     );
+}
+
+/// The searches of a game share one evaluation, built at the first; another game gets its own,
+/// which evaluates as one built afresh.
+#[test]
+fn a_games_searches_share_its_evaluation() {
+    let mut tables = SearchTables::new();
+    let chess = variants::by_name("chess").unwrap();
+    let first = tables.eval_for(chess);
+    assert!(Arc::ptr_eq(&first, &tables.eval_for(chess)));
+    let divergent = variants::by_name("divergent").unwrap();
+    let kept = tables.eval_for(divergent);
+    assert!(!Arc::ptr_eq(&first, &kept));
+    let pos = divergent.start_position();
+    let fresh = Eval::new(divergent);
+    for pov in [Color::White, Color::Black] {
+        assert_eq!(
+            kept.evaluate(divergent, &pos, pov),
+            fresh.evaluate(divergent, &pos, pov)
+        );
+    }
 }

@@ -46,7 +46,7 @@ pub(super) struct NodeLists {
 pub(super) struct Worker<'a> {
     pub(super) shared: &'a Shared<'a>,
     pub(super) id: usize,
-    pub(super) eval: Eval,
+    pub(super) eval: &'a Eval,
     /// This search's pawn terms, by the pawns' squares (`eval` fills and reads it).
     pawn_cache: PawnCache,
     /// This search's static evaluations, by the position's hash.
@@ -113,7 +113,7 @@ impl<'a> Worker<'a> {
     ) -> Worker<'a> {
         let rules = shared.variant.rules();
         let pawn_kinds = rules.pawns;
-        let eval = Eval::new(shared.variant);
+        let eval = &*shared.eval;
         let see_kinds = super::see::kinds_by_value(shared.variant, &|k| eval.value(k));
         let geometry = &rules.spec.geometry;
         Worker {
