@@ -37,9 +37,16 @@ const RAZOR_PER_DEPTH2: i32 = 150;
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_BASE: i32 = 100;
 const FUTILITY_PER_DEPTH: i32 = 100;
-/// Late-move pruning: deepest depth; quiet moves after `LMP_BASE + depth * depth` are skipped.
-const LMP_DEPTH: i32 = 4;
-const LMP_BASE: usize = 3;
+/// The more selective search on trial (docs/performance.md, "Tried changes (issue 26)", `sel`):
+/// late-move pruning by whether the static evaluation improves, to depth 8, and late-move
+/// reductions larger, most at expected cut nodes. Off (the search as it was) until its SPRT
+/// passes.
+const SELECTIVE: bool = false;
+/// Late-move pruning: deepest depth; quiet moves after `LMP_BASE + depth * depth` are skipped
+/// (`SELECTIVE`: where the static evaluation is improving, and after half as many where it is
+/// not).
+const LMP_DEPTH: i32 = if SELECTIVE { 8 } else { 4 };
+const LMP_BASE: usize = if SELECTIVE { 5 } else { 3 };
 /// Static exchange pruning: deepest depth; a capture may lose up to `SEE_CAPTURE_MARGIN` per ply
 /// of depth, a quiet move up to `SEE_QUIET_MARGIN` per ply squared, before it is skipped.
 const SEE_PRUNE_DEPTH: i32 = 6;
@@ -63,12 +70,15 @@ const IIR_DEPTH: i32 = 4;
 const LMR_DEPTH: i32 = 3;
 /// Late-move reduction in plies: `LMR_BASE + ln(depth) * ln(index) / LMR_DIVISOR`.
 const LMR_BASE: f64 = 0.75;
-const LMR_DIVISOR: f64 = 2.25;
+const LMR_DIVISOR: f64 = if SELECTIVE { 1.75 } else { 2.25 };
 const LMR_FULL_MOVES: usize = 3;
 /// Late-move reductions shrink by a ply per this much of the move's order among the quiet moves
 /// (history and continuation history; and grow by as much for a negative score): a move that
 /// often refuted is more likely to refute here.
 const LMR_HISTORY_DIVISOR: i32 = 8_192;
+/// Late-move reductions grow by this many plies at an expected cut node: its first moves were
+/// expected to refute, so a late one that has not is less likely to.
+const LMR_CUT_NODE: i32 = if SELECTIVE { 1 } else { 0 };
 
 /// What the null move found at a node.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -125,8 +135,14 @@ pub(super) fn iir(depth: i32, tt_move: Move) -> bool {
 }
 
 /// Late-move pruning: a quiet move this late in the order near the horizon is skipped.
-pub(super) fn late_move_prune(depth: i32, index: usize) -> bool {
-    depth <= LMP_DEPTH && index >= LMP_BASE + (depth * depth) as usize
+pub(super) fn late_move_prune(depth: i32, index: usize, improving: bool) -> bool {
+    let base = LMP_BASE + (depth * depth) as usize;
+    let count = if SELECTIVE {
+        base * (1 + usize::from(improving)) / 2
+    } else {
+        base
+    };
+    depth <= LMP_DEPTH && index >= count
 }
 
 /// Futility: near the horizon, a quiet move cannot lift a static evaluation this far below alpha.
@@ -448,6 +464,7 @@ impl Worker<'_> {
             let rows = self.continuation_rows(self.keys_before(node.ply));
             let history = self.quiet_score(pos, m, &rows) / LMR_HISTORY_DIVISOR;
             (lmr_reduction(node.depth, index)
+                + LMR_CUT_NODE * i32::from(node.kind == NodeKind::Cut)
                 - i32::from(node.pv_node())
                 - i32::from(killer)
                 - history)

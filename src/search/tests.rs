@@ -958,3 +958,28 @@ fn a_games_searches_share_its_evaluation() {
         );
     }
 }
+
+/// A static evaluation improves when it is above the same player's two plies before; one not
+/// known there (check, the root), or from another player's point of view, counts as improving.
+#[test]
+fn improving_compares_with_the_same_player_two_plies_before() {
+    let v = variants::by_name("chess").unwrap();
+    let tt = TranspositionTable::new(1);
+    let white_to_move = v.start_position();
+    with_worker(v, &tt, |w| {
+        assert!(w.improving(&white_to_move, 1, -500), "no ply two before");
+        assert!(
+            w.improving(&white_to_move, 2, -500),
+            "not known at the root"
+        );
+        w.evals[2] = Some((Color::White, 30));
+        assert!(w.improving(&white_to_move, 4, 31));
+        assert!(!w.improving(&white_to_move, 4, 30));
+        assert!(!w.improving(&white_to_move, 4, -10));
+        w.evals[2] = Some((Color::Black, 30));
+        assert!(
+            w.improving(&white_to_move, 4, -10),
+            "another player's evaluation"
+        );
+    });
+}

@@ -80,6 +80,9 @@ pub(super) struct Worker<'a> {
     pub(super) played: Vec<LinePly>,
     /// The move a singular-extension search leaves out at each ply (`Move::NULL` if none).
     pub(super) excluded: Vec<Move>,
+    /// The static evaluation at each ply of the current line, with the point of view it is
+    /// from (`None` in check, at the root and at plies not searched by `alphabeta`'s steps).
+    pub(super) evals: Vec<Option<(Color, i32)>>,
     /// Move keys of the game, each square's dense number (`ordering::dense_index`) and the
     /// board's squares, for `stat_key`.
     pub(super) keys: usize,
@@ -136,6 +139,7 @@ impl<'a> Worker<'a> {
             tables,
             played: vec![LinePly::Unkeyed; MAX_PLY + 1],
             excluded: vec![Move::NULL; MAX_PLY + 1],
+            evals: vec![None; MAX_PLY + 1],
             keys: super::ordering::stat_keys(shared.variant),
             dense: super::ordering::dense_indices(geometry.files()),
             board_squares: super::ordering::board_squares(shared.variant),
@@ -290,6 +294,16 @@ impl<'a> Worker<'a> {
             Outcome::Win { winner, .. } if winner == pov => MATE - ply as i32,
             Outcome::Win { .. } => -(MATE - ply as i32),
             Outcome::Draw { .. } => 0,
+        }
+    }
+
+    /// Whether the static evaluation `eval` at `ply` (from `pos`'s point of view) is better
+    /// than the same player's two plies before, or that one is not known: a position getting
+    /// better for the side to move is pruned less.
+    pub(super) fn improving(&self, pos: &Position, ply: usize, eval: i32) -> bool {
+        match ply.checked_sub(2).and_then(|p| self.evals[p]) {
+            Some((pov, before)) if pov == self.pov(pos) => eval > before,
+            _ => true,
         }
     }
 
