@@ -125,8 +125,10 @@ impl Worker<'_> {
     ) -> i32 {
         let (ply, in_check) = (node.ply, node.in_check);
         // The static evaluation of this ply is not known until step 6 (a third party's node
-        // searches its plies before).
-        self.evals[ply] = None;
+        // searches its plies before); it is kept only for the rule that reads it.
+        if pruning::SELECTIVE {
+            self.evals[ply] = None;
+        }
         // Step 2. Draws by repetition within the search, before anything else.
         if self.is_repetition(pos) {
             return 0;
@@ -171,7 +173,9 @@ impl Worker<'_> {
         } else {
             self.static_eval(pos)
         };
-        self.evals[ply] = (!in_check).then(|| (self.pov(pos), static_eval));
+        if pruning::SELECTIVE {
+            self.evals[ply] = (!in_check).then(|| (self.pov(pos), static_eval));
+        }
         if node.excluded == Move::NULL && pruning::reverse_futility(node, beta, static_eval) {
             self.depth_limited = true;
             return static_eval;
@@ -342,7 +346,8 @@ impl Worker<'_> {
         let mut index = 0;
         let mut captures_tried = TriedCaptures::new();
         let may_prune = !node.pv_node() && !node.in_check;
-        let improving = node.in_check || self.improving(pos, node.ply, static_eval);
+        let improving =
+            !pruning::SELECTIVE || node.in_check || self.improving(pos, node.ply, static_eval);
         // With helpers, a move after the first whose position another thread is searching waits
         // until the others are tried (the threads then share out the node's moves); it is tried
         // last, by which time the table may hold its result.

@@ -41,7 +41,7 @@ const FUTILITY_PER_DEPTH: i32 = 100;
 /// late-move pruning by whether the static evaluation improves, to depth 8, and late-move
 /// reductions larger, most at expected cut nodes. Off (the search as it was) until its SPRT
 /// passes.
-const SELECTIVE: bool = false;
+pub(super) const SELECTIVE: bool = false;
 /// Late-move pruning: deepest depth; quiet moves after `LMP_BASE + depth * depth` are skipped
 /// (`SELECTIVE`: where the static evaluation is improving, and after half as many where it is
 /// not).
