@@ -126,7 +126,7 @@ impl Worker<'_> {
         let (ply, in_check) = (node.ply, node.in_check);
         // The static evaluation of this ply is not known until step 6 (a third party's node
         // searches its plies before); it is kept only for the rule that reads it.
-        if pruning::SELECTIVE {
+        if self.selectivity.lmp_by_improving {
             self.evals[ply] = None;
         }
         // Step 2. Draws by repetition within the search, before anything else.
@@ -173,7 +173,7 @@ impl Worker<'_> {
         } else {
             self.static_eval(pos)
         };
-        if pruning::SELECTIVE {
+        if self.selectivity.lmp_by_improving {
             self.evals[ply] = (!in_check).then(|| (self.pov(pos), static_eval));
         }
         if node.excluded == Move::NULL && pruning::reverse_futility(node, beta, static_eval) {
@@ -346,8 +346,10 @@ impl Worker<'_> {
         let mut index = 0;
         let mut captures_tried = TriedCaptures::new();
         let may_prune = !node.pv_node() && !node.in_check;
-        let improving =
-            !pruning::SELECTIVE || node.in_check || self.improving(pos, node.ply, static_eval);
+        let selectivity = self.selectivity;
+        let improving = !selectivity.lmp_by_improving
+            || node.in_check
+            || self.improving(pos, node.ply, static_eval);
         // With helpers, a move after the first whose position another thread is searching waits
         // until the others are tried (the threads then share out the node's moves); it is tried
         // last, by which time the table may hold its result.
@@ -383,7 +385,7 @@ impl Worker<'_> {
                 && quiet
                 && index > 0
                 && best > -MATE_BOUND
-                && (pruning::late_move_prune(node.depth, index, improving)
+                && (selectivity.late_move_prune(node.depth, index, improving)
                     || pruning::futile(node.depth, static_eval, alpha));
             if prunable && self.surely_no_check(pos, m, &mut screen) {
                 self.depth_limited = true;

@@ -37,16 +37,71 @@ const RAZOR_PER_DEPTH2: i32 = 150;
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_BASE: i32 = 100;
 const FUTILITY_PER_DEPTH: i32 = 100;
-/// The more selective search on trial (docs/performance.md, "Tried changes (issue 26)", `sel`):
-/// late-move pruning by whether the static evaluation improves, to depth 8, and late-move
-/// reductions larger, most at expected cut nodes. Off (the search as it was) until its SPRT
-/// passes.
-pub(super) const SELECTIVE: bool = false;
-/// Late-move pruning: deepest depth; quiet moves after `LMP_BASE + depth * depth` are skipped
-/// (`SELECTIVE`: where the static evaluation is improving, and after half as many where it is
-/// not).
-const LMP_DEPTH: i32 = if SELECTIVE { 8 } else { 4 };
-const LMP_BASE: usize = if SELECTIVE { 5 } else { 3 };
+/// Late-move pruning and late-move reductions, in two degrees: `SELECTIVE`, and `PLAIN` for
+/// the games whose switch turns it off (`SearchSwitches::selective`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Selectivity {
+    /// Late-move pruning: deepest depth; quiet moves after `lmp_base + depth * depth` are
+    /// skipped (with `lmp_by_improving`: where the static evaluation is improving, and after
+    /// half as many where it is not).
+    lmp_depth: i32,
+    lmp_base: usize,
+    pub(super) lmp_by_improving: bool,
+    /// Late-move reduction in plies: `LMR_BASE + ln(depth) * ln(index) / lmr_divisor`.
+    lmr_divisor: f64,
+    /// Late-move reductions grow by this many plies at an expected cut node: its first moves
+    /// were expected to refute, so a late one that has not is less likely to.
+    lmr_cut_node: i32,
+}
+
+/// The search as it was before `SELECTIVE`.
+pub(super) const PLAIN: Selectivity = Selectivity {
+    lmp_depth: 4,
+    lmp_base: 3,
+    lmp_by_improving: false,
+    lmr_divisor: 2.25,
+    lmr_cut_node: 0,
+};
+/// Late-move pruning to depth 8 by whether the static evaluation improves, and late-move
+/// reductions larger, most at expected cut nodes: in FIDE chess +23 Elo at 20,000 nodes
+/// (docs/performance.md, "Tried changes (issue 26)", `SELECTIVE`).
+pub(super) const SELECTIVE: Selectivity = Selectivity {
+    lmp_depth: 8,
+    lmp_base: 5,
+    lmp_by_improving: true,
+    lmr_divisor: 1.75,
+    lmr_cut_node: 1,
+};
+
+impl Selectivity {
+    /// The degree a game's switch asks for.
+    pub(super) fn of(selective: bool) -> &'static Selectivity {
+        if selective {
+            &SELECTIVE
+        } else {
+            &PLAIN
+        }
+    }
+
+    /// Late-move reduction for a move at `index` (from 0) at `depth`: grows with the logarithms
+    /// of both.
+    fn lmr_reduction(&self, depth: i32, index: usize) -> i32 {
+        let r = LMR_BASE + (depth as f64).ln() * (index as f64).ln() / self.lmr_divisor;
+        r as i32
+    }
+
+    /// Late-move pruning: a quiet move this late in the order near the horizon is skipped.
+    pub(super) fn late_move_prune(&self, depth: i32, index: usize, improving: bool) -> bool {
+        let base = self.lmp_base + (depth * depth) as usize;
+        let count = if self.lmp_by_improving {
+            base * (1 + usize::from(improving)) / 2
+        } else {
+            base
+        };
+        depth <= self.lmp_depth && index >= count
+    }
+}
+
 /// Static exchange pruning: deepest depth; a capture may lose up to `SEE_CAPTURE_MARGIN` per ply
 /// of depth, a quiet move up to `SEE_QUIET_MARGIN` per ply squared, before it is skipped.
 const SEE_PRUNE_DEPTH: i32 = 6;
@@ -68,17 +123,13 @@ const PROBCUT_TT_DEPTH_SLACK: i32 = 3;
 const IIR_DEPTH: i32 = 4;
 /// Late-move reductions: least depth, and how many moves are searched in full first.
 const LMR_DEPTH: i32 = 3;
-/// Late-move reduction in plies: `LMR_BASE + ln(depth) * ln(index) / LMR_DIVISOR`.
+/// Late-move reductions' constant term in plies (see `Selectivity`).
 const LMR_BASE: f64 = 0.75;
-const LMR_DIVISOR: f64 = if SELECTIVE { 1.75 } else { 2.25 };
 const LMR_FULL_MOVES: usize = 3;
 /// Late-move reductions shrink by a ply per this much of the move's order among the quiet moves
 /// (history and continuation history; and grow by as much for a negative score): a move that
 /// often refuted is more likely to refute here.
 const LMR_HISTORY_DIVISOR: i32 = 8_192;
-/// Late-move reductions grow by this many plies at an expected cut node: its first moves were
-/// expected to refute, so a late one that has not is less likely to.
-const LMR_CUT_NODE: i32 = if SELECTIVE { 1 } else { 0 };
 
 /// What the null move found at a node.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -99,13 +150,6 @@ pub(super) enum Singular {
     Extend,
     /// Other moves beat beta too: the node's score.
     Cut(i32),
-}
-
-/// Late-move reduction for a move at `index` (from 0) at `depth`: grows with the logarithms of
-/// both.
-fn lmr_reduction(depth: i32, index: usize) -> i32 {
-    let r = LMR_BASE + (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR;
-    r as i32
 }
 
 /// Reverse futility: outside PV lines, near the horizon, a static evaluation far above beta is
@@ -132,17 +176,6 @@ pub(super) fn razor(node: Node, alpha: i32, static_eval: i32) -> bool {
 /// probably not critical, so it is searched a ply shallower.
 pub(super) fn iir(depth: i32, tt_move: Move) -> bool {
     tt_move == Move::NULL && depth >= IIR_DEPTH
-}
-
-/// Late-move pruning: a quiet move this late in the order near the horizon is skipped.
-pub(super) fn late_move_prune(depth: i32, index: usize, improving: bool) -> bool {
-    let base = LMP_BASE + (depth * depth) as usize;
-    let count = if SELECTIVE {
-        base * (1 + usize::from(improving)) / 2
-    } else {
-        base
-    };
-    depth <= LMP_DEPTH && index >= count
 }
 
 /// Futility: near the horizon, a quiet move cannot lift a static evaluation this far below alpha.
@@ -463,8 +496,9 @@ impl Worker<'_> {
             let killer = self.tables.killers[node.ply].contains(&m);
             let rows = self.continuation_rows(self.keys_before(node.ply));
             let history = self.quiet_score(pos, m, &rows) / LMR_HISTORY_DIVISOR;
-            (lmr_reduction(node.depth, index)
-                + LMR_CUT_NODE * i32::from(node.kind == NodeKind::Cut)
+            let sel = self.selectivity;
+            (sel.lmr_reduction(node.depth, index)
+                + sel.lmr_cut_node * i32::from(node.kind == NodeKind::Cut)
                 - i32::from(node.pv_node())
                 - i32::from(killer)
                 - history)

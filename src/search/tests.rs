@@ -983,3 +983,28 @@ fn improving_compares_with_the_same_player_two_plies_before() {
         );
     });
 }
+
+/// Each game's worker prunes late moves in the degree its switch asks for: FIDE chess
+/// selectively, Divergent as before (its switch is off). The selective degree prunes deeper, and
+/// after fewer moves where the evaluation is not improving.
+#[test]
+fn late_move_pruning_follows_the_games_selectivity() {
+    use super::pruning::{PLAIN, SELECTIVE};
+    let tt = TranspositionTable::new(1);
+    with_worker(variants::by_name("chess").unwrap(), &tt, |w| {
+        assert_eq!(*w.selectivity, SELECTIVE);
+    });
+    with_worker(variants::by_name("divergent").unwrap(), &tt, |w| {
+        assert_eq!(*w.selectivity, PLAIN);
+    });
+    // Depth 6: beyond the plain degree's depth 4; 5 + 36 quiet moves while improving, half
+    // (20) while not.
+    assert!(!PLAIN.late_move_prune(6, 100, true));
+    assert!(SELECTIVE.late_move_prune(6, 41, true));
+    assert!(!SELECTIVE.late_move_prune(6, 40, true));
+    assert!(SELECTIVE.late_move_prune(6, 20, false));
+    assert!(!SELECTIVE.late_move_prune(6, 19, false));
+    // Depth 2: the plain degree's 3 + 4 moves, improving or not.
+    assert!(PLAIN.late_move_prune(2, 7, false));
+    assert!(!PLAIN.late_move_prune(2, 6, false));
+}

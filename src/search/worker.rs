@@ -5,6 +5,7 @@
 //! move lists it works in.
 
 use super::picker::Scores;
+use super::pruning::Selectivity;
 use super::tables::ThreadTables;
 use super::{Shared, MATE, MAX_PLY};
 use crate::board::Position;
@@ -95,6 +96,8 @@ pub(super) struct Worker<'a> {
     pub(super) capture_history_on: bool,
     /// Whether the first ply of quiescence searches the quiet checks too.
     pub(super) quiet_checks_on: bool,
+    /// How far late moves are pruned and reduced in this game.
+    pub(super) selectivity: &'static Selectivity,
     /// Whether the game's checks are the tables' (`SearchSwitches::checks_from_tables`), so
     /// that a quiet move may be pruned unmade.
     pub(super) check_screen_on: bool,
@@ -150,6 +153,7 @@ impl<'a> Worker<'a> {
             see_kinds,
             capture_history_on: shared.variant.switches().capture_history(),
             quiet_checks_on: shared.variant.switches().quiet_checks_in_quiescence(),
+            selectivity: Selectivity::of(shared.variant.switches().selective()),
             check_screen_on: shared.variant.switches().checks_from_tables(),
             see_by_tables: shared.variant.switches().attacks_from_tables(),
             lists: Vec::new(),

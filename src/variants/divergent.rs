@@ -135,6 +135,14 @@ impl SearchSwitches for Divergent {
         false
     }
 
+    /// Off: the more selective late-move pruning and reductions that gain in FIDE chess lost
+    /// here in self-play at 5,000 nodes (46% over 300 games; each half alone about 45% over 100,
+    /// docs/performance.md). A guess at why: a Divergent node has far more quiet moves than a
+    /// chess node, so the same counts prune and reduce a larger share of them.
+    fn selective(&self) -> bool {
+        false
+    }
+
     fn checks_from_tables(&self) -> bool {
         true
     }

@@ -45,8 +45,8 @@ impl GameTerm {
 /// How the search treats a game. Every method has a default; a game writes only what it
 /// changes (`impl SearchSwitches for Chess {}`).
 ///
-/// Late-move reductions have no switch: every game allows them (a switch that no game turned
-/// off was removed; add one here, with the search's test of it, when a game needs it).
+/// Late-move reductions have no switch of their own: every game allows them, in the degree
+/// `selective` chooses.
 pub trait SearchSwitches: Send + Sync {
     /// The evaluation terms of the game's own, added to the material, placement, mobility,
     /// king-safety and pawn terms the shared evaluation counts. Default: none.
@@ -79,6 +79,13 @@ pub trait SearchSwitches: Send + Sync {
     /// onto a square refuted) as well as by victim and attacker. Read once per search. Default:
     /// on.
     fn capture_history(&self) -> bool {
+        true
+    }
+
+    /// Whether late moves are pruned and reduced more selectively: late-move pruning to depth 8
+    /// by whether the static evaluation improves, larger late-move reductions, most at
+    /// expected cut nodes. Read once per search. Default: on.
+    fn selective(&self) -> bool {
         true
     }
 
