@@ -52,6 +52,10 @@ pub(super) struct Selectivity {
     /// Late-move reductions grow by this many plies at an expected cut node: its first moves
     /// were expected to refute, so a late one that has not is less likely to.
     lmr_cut_node: i32,
+    /// Late-move reductions start at this move (from 0): the moves before are searched in full.
+    lmr_full_moves: usize,
+    /// Whether a quiet move that gives check is reduced too (a ply less than another).
+    lmr_checks: bool,
 }
 
 /// The search as it was before `SELECTIVE`.
@@ -61,9 +65,11 @@ pub(super) const PLAIN: Selectivity = Selectivity {
     lmp_by_improving: false,
     lmr_divisor: 2.25,
     lmr_cut_node: 0,
+    lmr_full_moves: 3,
+    lmr_checks: false,
 };
 /// Late-move pruning to depth 8 by whether the static evaluation improves, and late-move
-/// reductions larger, most at expected cut nodes: in FIDE chess +23 Elo at 20,000 nodes
+/// reductions larger, most at expected cut nodes: in FIDE chess +27 Elo at 20,000 nodes
 /// (docs/performance.md, "Tried changes (issue 26)", `SELECTIVE`).
 pub(super) const SELECTIVE: Selectivity = Selectivity {
     lmp_depth: 8,
@@ -71,7 +77,13 @@ pub(super) const SELECTIVE: Selectivity = Selectivity {
     lmp_by_improving: true,
     lmr_divisor: 1.75,
     lmr_cut_node: 1,
+    lmr_full_moves: if WIDER_REDUCTIONS { 1 } else { 3 },
+    lmr_checks: WIDER_REDUCTIONS,
 };
+/// The candidate on trial (docs/performance.md, "Tried changes (issue 26)", `lmrw`): in the
+/// selective degree, late-move reductions from the second move on, and for quiet moves that give
+/// check too (a ply less than another). Off (the search as it is) until its SPRT passes.
+const WIDER_REDUCTIONS: bool = false;
 
 impl Selectivity {
     /// The degree a game's switch asks for.
@@ -121,11 +133,10 @@ const PROBCUT_REDUCTION: i32 = 4;
 const PROBCUT_TT_DEPTH_SLACK: i32 = 3;
 /// Internal iterative reduction: least depth.
 const IIR_DEPTH: i32 = 4;
-/// Late-move reductions: least depth, and how many moves are searched in full first.
+/// Late-move reductions: least depth.
 const LMR_DEPTH: i32 = 3;
 /// Late-move reductions' constant term in plies (see `Selectivity`).
 const LMR_BASE: f64 = 0.75;
-const LMR_FULL_MOVES: usize = 3;
 /// Late-move reductions shrink by a ply per this much of the move's order among the quiet moves
 /// (history and continuation history; and grow by as much for a negative score): a move that
 /// often refuted is more likely to refute here.
@@ -487,22 +498,23 @@ impl Worker<'_> {
         gives_check: bool,
         new_depth: i32,
     ) -> i32 {
+        let sel = self.selectivity;
         if node.depth >= LMR_DEPTH
-            && index >= LMR_FULL_MOVES
+            && index >= sel.lmr_full_moves
             && quiet
             && !node.in_check
-            && !gives_check
+            && (sel.lmr_checks || !gives_check)
         {
             let killer = self.tables.killers[node.ply].contains(&m);
             let rows = self.continuation_rows(self.keys_before(node.ply));
             let history = self.quiet_score(pos, m, &rows) / LMR_HISTORY_DIVISOR;
-            let sel = self.selectivity;
             (sel.lmr_reduction(node.depth, index)
                 + sel.lmr_cut_node * i32::from(node.kind == NodeKind::Cut)
                 - i32::from(node.pv_node())
                 - i32::from(killer)
-                - history)
-                .clamp(0, new_depth - 1)
+                - history
+                - i32::from(gives_check))
+            .clamp(0, new_depth - 1)
         } else {
             0
         }
