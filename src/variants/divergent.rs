@@ -136,9 +136,9 @@ impl SearchSwitches for Divergent {
     }
 
     /// Off: the more selective late-move pruning and reductions that gain in FIDE chess lost
-    /// here in self-play at 5,000 nodes (46% over 300 games; each half alone about 45% over 100,
-    /// docs/performance.md). A guess at why: a Divergent node has far more quiet moves than a
-    /// chess node, so the same counts prune and reduce a larger share of them.
+    /// here in self-play at 5,000 nodes (46% over 300 games; each of its three parts alone about
+    /// 45% over 100), and at 20,000 nodes scored 49.5% over 100 (docs/performance.md): a loss of
+    /// shallow searches, with no gain seen deeper.
     fn selective(&self) -> bool {
         false
     }
