@@ -69,21 +69,18 @@ pub(super) const PLAIN: Selectivity = Selectivity {
     lmr_checks: false,
 };
 /// Late-move pruning to depth 8 by whether the static evaluation improves, and late-move
-/// reductions larger, most at expected cut nodes: in FIDE chess +27 Elo at 20,000 nodes
-/// (docs/performance.md, "Tried changes (issue 26)", `SELECTIVE`).
+/// reductions larger, most at expected cut nodes: in FIDE chess +27 Elo at 20,000 nodes; the
+/// reductions from the second move on and for quiet checks too (a ply less than another), a
+/// further SPRT (docs/performance.md, "Tried changes (issue 26)", `SELECTIVE` and `lmrw`).
 pub(super) const SELECTIVE: Selectivity = Selectivity {
     lmp_depth: 8,
     lmp_base: 5,
     lmp_by_improving: true,
     lmr_divisor: 1.75,
     lmr_cut_node: 1,
-    lmr_full_moves: if WIDER_REDUCTIONS { 1 } else { 3 },
-    lmr_checks: WIDER_REDUCTIONS,
+    lmr_full_moves: 1,
+    lmr_checks: true,
 };
-/// The candidate on trial (docs/performance.md, "Tried changes (issue 26)", `lmrw`): in the
-/// selective degree, late-move reductions from the second move on, and for quiet moves that give
-/// check too (a ply less than another). Off (the search as it is) until its SPRT passes.
-const WIDER_REDUCTIONS: bool = false;
 
 impl Selectivity {
     /// The degree a game's switch asks for.
@@ -100,6 +97,12 @@ impl Selectivity {
     fn lmr_reduction(&self, depth: i32, index: usize) -> i32 {
         let r = LMR_BASE + (depth as f64).ln() * (index as f64).ln() / self.lmr_divisor;
         r as i32
+    }
+
+    /// Whether a quiet move at `index` (from 0) may be reduced at all: not the first moves, and
+    /// a check only where the degree reduces checks.
+    pub(super) fn may_reduce(&self, index: usize, gives_check: bool) -> bool {
+        index >= self.lmr_full_moves && (self.lmr_checks || !gives_check)
     }
 
     /// Late-move pruning: a quiet move this late in the order near the horizon is skipped.
@@ -484,9 +487,9 @@ impl Worker<'_> {
     }
 
     /// Late-move reduction in plies for the quiet move `m` at `index` in `pos` searched to
-    /// `new_depth`: none for the first moves, captures, checks and evasions, less in PV nodes,
-    /// for the killers, which refuted sibling positions, and for a move with a good history
-    /// (more for a bad one).
+    /// `new_depth`: none for the first moves (as the degree says), captures and evasions, less
+    /// for checks (none in the plain degree), in PV nodes, for the killers, which refuted
+    /// sibling positions, and for a move with a good history (more for a bad one).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn late_move_reduction(
         &self,
@@ -499,11 +502,7 @@ impl Worker<'_> {
         new_depth: i32,
     ) -> i32 {
         let sel = self.selectivity;
-        if node.depth >= LMR_DEPTH
-            && index >= sel.lmr_full_moves
-            && quiet
-            && !node.in_check
-            && (sel.lmr_checks || !gives_check)
+        if node.depth >= LMR_DEPTH && quiet && !node.in_check && sel.may_reduce(index, gives_check)
         {
             let killer = self.tables.killers[node.ply].contains(&m);
             let rows = self.continuation_rows(self.keys_before(node.ply));

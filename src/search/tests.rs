@@ -1008,3 +1008,42 @@ fn late_move_pruning_follows_the_games_selectivity() {
     assert!(PLAIN.late_move_prune(2, 7, false));
     assert!(!PLAIN.late_move_prune(2, 6, false));
 }
+
+/// Late-move reductions by degree: the selective one reduces from the second move on and quiet
+/// checks too, the plain one from the fourth and never a check. In FIDE chess (selective), at an
+/// all node of depth 8 with no history: the third move (index 2) by 0.75 + ln 8 ln 2 / 1.75 =
+/// 1.57, so 1 ply; a quiet check at index 10 by 0.75 + ln 8 ln 10 / 1.75 = 3.49, a ply less: 2.
+#[test]
+fn late_move_reductions_follow_the_games_selectivity() {
+    use super::alphabeta::{Node, NodeKind};
+    use super::pruning::{PLAIN, SELECTIVE};
+    assert!(SELECTIVE.may_reduce(1, false) && SELECTIVE.may_reduce(1, true));
+    assert!(!SELECTIVE.may_reduce(0, false));
+    assert!(!PLAIN.may_reduce(2, false) && PLAIN.may_reduce(3, false));
+    assert!(!PLAIN.may_reduce(30, true));
+    // White's Bf1-b5 checks the king on e8; Ng1-f3 does not.
+    let (v, pos) = chess_at("4k3/8/8/8/8/8/8/4KBN1 w - - 0 1");
+    let node = Node {
+        depth: 8,
+        ply: 1,
+        kind: NodeKind::All,
+        in_check: false,
+        excluded: Move::NULL,
+        singular: Move::NULL,
+    };
+    let (check, quiet) = (uci(v, &pos, "f1b5"), uci(v, &pos, "g1f3"));
+    with_worker(v, &TranspositionTable::new(1), |w| {
+        assert_eq!(
+            w.late_move_reduction(&pos, node, quiet, 2, true, false, 7),
+            1
+        );
+        assert_eq!(
+            w.late_move_reduction(&pos, node, check, 10, true, true, 7),
+            2
+        );
+        assert_eq!(
+            w.late_move_reduction(&pos, node, quiet, 0, true, false, 7),
+            0
+        );
+    });
+}
